@@ -1,0 +1,1 @@
+"""The ``snakes`` command: a thin layer over the engine and the server."""

@@ -1,0 +1,78 @@
+"""``snakes replay``: play given rolls from the start and tell what happened."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from snakes.cli.options import players_option, rule_options, rules_from
+from snakes.engine import Roll, RuleError, apply, new_game, placings
+from snakes.words import describe
+
+
+def _parse_rolls(text: str) -> list[int]:
+    values = []
+    for index, raw in enumerate(text.split(","), start=1):
+        part = raw.strip()
+        if not part.lstrip("-").isdigit():
+            raise click.BadParameter(
+                f"roll #{index} {part!r} is not a whole number", param_hint="--rolls"
+            )
+        values.append(int(part))
+    return values
+
+
+@click.command()
+@players_option(default=2)
+@rule_options
+@click.option("--rolls", required=True, help="Die values in the order they were rolled: 6,6,4,...")
+@click.option(
+    "--json", "as_json", is_flag=True, help="End with one JSON object of the final state."
+)
+def replay(
+    players: int, mode: str, no_exact_finish: bool, no_six_again: bool, rolls: str, as_json: bool
+) -> None:
+    """Play the given rolls in order from the start; print each event, then the final state.
+
+    The seat to roll next always rolls the next value. A roll the rules forbid at that
+    point (0, 7, a third six in one turn, a roll after the game is over) stops the replay
+    with status 2.
+    """
+    values = _parse_rolls(rolls)
+    names = [f"Player {n}" for n in range(1, players + 1)]
+    state = new_game(players, rules_from(mode, no_exact_finish, no_six_again))
+    for index, value in enumerate(values, start=1):
+        seat = state.turn if state.turn is not None else 0
+        try:
+            state, events = apply(state, Roll(seat=seat, value=value))
+        except RuleError as error:
+            click.echo(f"error: roll #{index} ({value}) refused: {error}", err=True)
+            sys.exit(2)
+        for event in events:
+            click.echo(describe(event, names))
+    click.echo("")
+    for placing in placings(state):
+        click.echo(
+            f"{names[placing.seat]}: square {placing.square}"
+            + ("" if placing.status.value == "racing" else f", {placing.status.value}")
+        )
+    if state.over:
+        click.echo("The game is over.")
+    else:
+        click.echo(f"Next to roll: {names[state.turn or 0]}.")
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "positions": list(state.positions),
+                    "turn": state.turn,
+                    "over": state.over,
+                    "standings": list(state.standings),
+                    "winner": state.winner,
+                    "bonus_roll": state.is_bonus_roll,
+                    "version": state.version,
+                }
+            )
+        )
