@@ -7,6 +7,7 @@ import click
 from snakes import __version__
 from snakes.cli.board import board
 from snakes.cli.replay import replay
+from snakes.cli.serve import serve
 from snakes.cli.simulate import simulate_command
 
 
@@ -19,6 +20,7 @@ def cli() -> None:
 cli.add_command(replay)
 cli.add_command(simulate_command)
 cli.add_command(board)
+cli.add_command(serve)
 
 
 def main() -> None:

@@ -1,0 +1,5 @@
+"""``python -m snakes`` is the ``snakes`` command."""
+
+from snakes.cli.main import main
+
+main()

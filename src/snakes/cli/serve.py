@@ -1,0 +1,214 @@
+"""``snakes serve``: run the game server."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+import click
+
+from snakes.server.settings import Settings, default_data_dir
+
+
+class _JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def _configure_logging(log_format: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    if log_format == "json":
+        handler.setFormatter(_JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+
+
+@click.command()
+@click.option(
+    "--host",
+    envvar="SNAKES_HOST",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (0.0.0.0 for every network).",
+)
+@click.option(
+    "--port",
+    envvar="SNAKES_PORT",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on.",
+)
+@click.option(
+    "--data",
+    "data_dir",
+    envvar="SNAKES_DATA",
+    type=click.Path(path_type=Path),
+    default=None,
+    help=f"Data folder for the SQLite store [default: {default_data_dir()}]",
+)
+@click.option(
+    "--public-url",
+    envvar="SNAKES_PUBLIC_URL",
+    default=None,
+    help="Address players use to reach this server; invite links are built on it.",
+)
+@click.option(
+    "--ai-delay",
+    envvar="SNAKES_AI_DELAY",
+    type=click.FloatRange(0, 30),
+    default=0.9,
+    show_default=True,
+    help="Seconds an AI seat pauses before rolling.",
+)
+@click.option(
+    "--animation-scale",
+    envvar="SNAKES_ANIMATION_SCALE",
+    type=click.FloatRange(0, 10),
+    default=1.0,
+    show_default=True,
+    help="Scales the time allowed for showing a move before the next countdown.",
+)
+@click.option(
+    "--countdown",
+    "countdown_default",
+    envvar="SNAKES_COUNTDOWN",
+    type=click.IntRange(1, 600),
+    default=20,
+    show_default=True,
+    help="Default turn countdown for online rooms, in seconds.",
+)
+@click.option(
+    "--countdown-min",
+    envvar="SNAKES_COUNTDOWN_MIN",
+    type=click.IntRange(1, 600),
+    default=10,
+    show_default=True,
+    help="Shortest countdown a host may pick.",
+)
+@click.option(
+    "--countdown-max",
+    envvar="SNAKES_COUNTDOWN_MAX",
+    type=click.IntRange(1, 600),
+    default=60,
+    show_default=True,
+    help="Longest countdown a host may pick.",
+)
+@click.option(
+    "--idle-minutes",
+    envvar="SNAKES_IDLE_MINUTES",
+    type=click.FloatRange(0.01, 10080),
+    default=30.0,
+    show_default=True,
+    help="An online room with nobody connected ends after this long.",
+)
+@click.option(
+    "--record-days",
+    envvar="SNAKES_RECORD_DAYS",
+    type=click.FloatRange(0.01, 36500),
+    default=30.0,
+    show_default=True,
+    help="Days finished games' records are kept.",
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    envvar="SNAKES_TRUSTED_PROXIES",
+    multiple=True,
+    help="Address of a reverse proxy whose X-Forwarded-For is trusted.",
+)
+@click.option(
+    "--log-format",
+    envvar="SNAKES_LOG_FORMAT",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
+@click.option("--test-hooks", envvar="SNAKES_TEST_HOOKS", is_flag=True, hidden=True)
+def serve(
+    host: str,
+    port: int,
+    data_dir: Path | None,
+    public_url: str | None,
+    ai_delay: float,
+    animation_scale: float,
+    countdown_default: int,
+    countdown_min: int,
+    countdown_max: int,
+    idle_minutes: float,
+    record_days: float,
+    trusted_proxies: tuple[str, ...],
+    log_format: str,
+    open_browser: bool,
+    test_hooks: bool,
+) -> None:
+    """Serve the web game: Play with AI, Pass & Play and Play Online."""
+    import uvicorn  # noqa: PLC0415 - keeps the other commands quick to start
+
+    from snakes.server.app import create_app  # noqa: PLC0415
+
+    if not countdown_min <= countdown_default <= countdown_max:
+        raise click.BadParameter(
+            f"the default countdown ({countdown_default}) must lie within "
+            f"--countdown-min ({countdown_min}) and --countdown-max ({countdown_max})"
+        )
+    _configure_logging(log_format)
+    settings = Settings(
+        host=host,
+        port=port,
+        data_dir=data_dir or default_data_dir(),
+        public_url=public_url,
+        ai_delay=ai_delay,
+        animation_scale=animation_scale,
+        countdown_default=countdown_default,
+        countdown_min=countdown_min,
+        countdown_max=countdown_max,
+        idle_seconds=idle_minutes * 60,
+        record_days=record_days,
+        trusted_proxies=trusted_proxies,
+        log_format=log_format,
+        test_hooks=test_hooks,
+    )
+    config = uvicorn.Config(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_config=None,
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies) or None,
+        ws_max_size=16 * 1024,
+        ws_per_message_deflate=False,
+    )
+    server = uvicorn.Server(config)
+    shown = (
+        public_url or f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}"
+    )
+
+    def announce() -> None:
+        while not server.started:
+            time.sleep(0.05)
+        address = shown
+        if port == 0 and server.servers:
+            bound = server.servers[0].sockets[0].getsockname()[1]
+            address = shown.replace(":0", f":{bound}")
+        click.echo(f"Snakes & Ladders is running at {address}  (Ctrl+C to stop)", err=True)
+        if open_browser:
+            webbrowser.open(address)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()

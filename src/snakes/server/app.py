@@ -1,0 +1,141 @@
+"""The ASGI application: pages, the HTTP API, the WebSocket, security headers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from snakes import __version__
+from snakes.engine import DiceSource, SecureDice
+from snakes.server import api, testing
+from snakes.server.clock import Clock, ManualClock, SystemClock
+from snakes.server.hub import InMemoryHub
+from snakes.server.manager import RoomManager
+from snakes.server.protocol import ProtocolError
+from snakes.server.settings import Settings
+from snakes.server.store import SQLiteStore
+from snakes.server.ws import serve_connection
+
+log = logging.getLogger("snakes.server")
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+PURGE_EVERY_SECONDS = 3600
+
+
+def static_dir() -> Path:
+    """The page's files, shipped as package data."""
+    return Path(str(resources.files("snakes") / "web" / "static"))
+
+
+def create_app(settings: Settings) -> FastAPI:
+    clock: Clock = ManualClock() if settings.test_hooks else SystemClock()
+    dice: DiceSource = testing.ScriptableDice() if settings.test_hooks else SecureDice()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = SQLiteStore.in_folder(settings.data_dir)
+        manager = RoomManager(settings, store, InMemoryHub(), clock, dice)
+        manager.load()
+        app.state.manager = manager
+        tasks = [
+            asyncio.create_task(manager.run_timers()),
+            asyncio.create_task(_purge_forever(manager)),
+        ]
+        log.info("serving with data in %s", store.path)
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            manager.close_all()
+            store.close()
+
+    app = FastAPI(
+        title="Snakes & Ladders",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.clock = clock
+    app.state.dice = dice
+    app.include_router(api.router)
+    if settings.test_hooks:
+        app.include_router(testing.router)
+
+    @app.exception_handler(ProtocolError)
+    async def _protocol_error(_: Request, error: Exception) -> Response:
+        assert isinstance(error, ProtocolError)
+        return api.protocol_error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, error: Exception) -> Response:
+        assert isinstance(error, RequestValidationError)
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
+        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        return JSONResponse(
+            {"error": {"code": "bad_request", "message": f"{where}: {message}"}}, status_code=422
+        )
+
+    @app.exception_handler(Exception)
+    async def _crash(_: Request, error: Exception) -> Response:
+        log.exception("request failed", exc_info=error)
+        return JSONResponse(
+            {"error": {"code": "internal", "message": "the server failed; nothing changed"}},
+            status_code=500,
+        )
+
+    @app.middleware("http")
+    async def _headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    @app.websocket("/ws")
+    async def _ws(websocket: WebSocket) -> None:
+        await serve_connection(websocket, websocket.app.state.manager)
+
+    index = static_dir() / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/r/{code}", include_in_schema=False)
+    async def _page(code: str | None = None) -> Any:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=static_dir()), name="static")
+    return app
+
+
+async def _purge_forever(manager: RoomManager) -> None:
+    while True:
+        try:
+            manager.purge()
+        except Exception:
+            log.exception("purge failed")
+        await asyncio.sleep(PURGE_EVERY_SECONDS)

@@ -1,0 +1,123 @@
+"""Messages in and out, validated by type. Every refusal has a stable error code."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from snakes.engine import RuleError
+
+MAX_MESSAGE_BYTES = 4096
+"""A client message larger than this closes the connection (1009)."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    ref: Annotated[str, Field(max_length=64)] | None = None
+
+
+class RulesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    finish: Literal["classic", "last-one-standing"] = "classic"
+    exact_finish: bool = True
+    six_again: bool = True
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    room: Annotated[str, Field(min_length=1, max_length=16)]
+    secret: Annotated[str, Field(max_length=128)] | None = None
+
+
+SeatIndex = Annotated[int, Field(ge=0, le=5)]
+
+
+class RollIntent(_Message):
+    type: Literal["roll"]
+    seat: SeatIndex
+    version: Annotated[int, Field(ge=0, le=2**31)]
+
+
+class LeaveIntent(_Message):
+    type: Literal["leave"]
+    seat: SeatIndex
+
+
+class StartIntent(_Message):
+    type: Literal["start"]
+    shuffle: bool = False
+
+
+class RulesIntent(_Message):
+    type: Literal["rules"]
+    rules: RulesIn
+    countdown_seconds: Annotated[int, Field(ge=1, le=600)] | None = None
+
+
+class RemoveIntent(_Message):
+    type: Literal["remove"]
+    seat: SeatIndex
+
+
+class RematchIntent(_Message):
+    type: Literal["rematch"]
+
+
+class FinishAiIntent(_Message):
+    type: Literal["finish_ai"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello
+    | RollIntent
+    | LeaveIntent
+    | StartIntent
+    | RulesIntent
+    | RemoveIntent
+    | RematchIntent
+    | FinishAiIntent
+    | Ping,
+    Field(discriminator="type"),
+]
+
+_CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+KNOWN_TYPES = frozenset(
+    ["hello", "roll", "leave", "start", "rules", "remove", "rematch", "finish_ai", "ping"]
+)
+
+
+class ProtocolError(Exception):
+    """An intent refused before or outside the engine; ``code`` goes to the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_client_message(data: Any) -> ClientMessage:
+    """Validate one decoded JSON value; raise :class:`ProtocolError` with a clear message."""
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    kind = data.get("type")
+    if kind not in KNOWN_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}") from None
+
+
+def error_message(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "ref": ref}
+
+
+def rule_error_code(error: RuleError) -> str:
+    return error.code

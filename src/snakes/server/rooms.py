@@ -1,0 +1,186 @@
+"""Rooms and seats: who sits where, who controls each seat, and the game they play.
+
+One room model serves every mode. A local room (Play with AI, Pass & Play) has one
+secret that holds every human seat; an online room has one secret per seat. AI seats
+are played by the server.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from snakes.engine import (
+    JUNGLE,
+    Action,
+    Board,
+    GameRecord,
+    GameState,
+    Rules,
+    SeatInfo,
+    action_from_data,
+    action_to_data,
+    apply,
+    new_game,
+)
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+NAME_MAX = 20
+
+
+class Mode(StrEnum):
+    AI = "ai"
+    PASS = "pass"
+    ONLINE = "online"
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class Kind(StrEnum):
+    HUMAN = "human"
+    AI = "ai"
+
+
+def clean_name(name: str) -> str:
+    """A seat name trimmed and checked: 1-20 characters, any script, no control characters.
+
+    >>> clean_name("  Ana  ")
+    'Ana'
+    """
+    trimmed = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(trimmed) <= NAME_MAX:
+        raise ValueError(f"a name has 1-{NAME_MAX} characters")
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in trimmed):
+        raise ValueError("a name may not hold control characters")
+    return trimmed
+
+
+@dataclass
+class Seat:
+    name: str
+    colour: str
+    kind: Kind = Kind.HUMAN
+    secret_hash: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "colour": self.colour,
+            "kind": self.kind.value,
+            "secret_hash": self.secret_hash,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["name"], data["colour"], Kind(data["kind"]), data["secret_hash"])
+
+
+@dataclass
+class Room:
+    """A room's lasting state: everything here is stored; connections and timers are not."""
+
+    code: str
+    mode: Mode
+    rules: Rules
+    seats: list[Seat]
+    board: Board = JUNGLE
+    countdown_seconds: int = 20
+    host: int | None = None
+    phase: Phase = Phase.PLAYING
+    first: int = 0
+    game_number: int = 1
+    actions: list[Action] = field(default_factory=list)
+    """This game's actions, in order: they replay to ``game``."""
+    version: int = 0
+    """Every game action in the room's life, rematches included: the event sequence."""
+    created_at: float = 0.0
+    touched_at: float = 0.0
+    """Wall-clock time of the last intent; expiry counts from here."""
+    game: GameState | None = None
+
+    @property
+    def is_local(self) -> bool:
+        return self.mode is not Mode.ONLINE
+
+    def start_game(self) -> None:
+        self.game = new_game(len(self.seats), self.rules, self.board, first=self.first)
+        self.actions = []
+        self.phase = Phase.PLAYING
+
+    def play(self, action: Action) -> list[Any]:
+        """Apply a game action; on a rule error nothing changes."""
+        assert self.game is not None
+        self.game, events = apply(self.game, action)
+        self.actions.append(action)
+        self.version += 1
+        if self.game.over:
+            self.phase = Phase.OVER
+        return events
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            seats=tuple(SeatInfo(s.name, s.colour) for s in self.seats),
+            actions=tuple(self.actions),
+            rules=self.rules,
+            board=self.board,
+            first=self.first,
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        """The room without its actions (they are stored one row each)."""
+        return {
+            "code": self.code,
+            "mode": self.mode.value,
+            "rules": self.rules.to_data(),
+            "board": self.board.to_data(),
+            "seats": [s.to_data() for s in self.seats],
+            "countdown_seconds": self.countdown_seconds,
+            "host": self.host,
+            "phase": self.phase.value,
+            "first": self.first,
+            "game_number": self.game_number,
+            "version": self.version,
+            "created_at": self.created_at,
+            "touched_at": self.touched_at,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], actions: list[dict[str, Any]]) -> Room:
+        room = cls(
+            code=data["code"],
+            mode=Mode(data["mode"]),
+            rules=Rules.from_data(data["rules"]),
+            seats=[Seat.from_data(s) for s in data["seats"]],
+            board=Board.from_data(data["board"]),
+            countdown_seconds=data["countdown_seconds"],
+            host=data["host"],
+            phase=Phase(data["phase"]),
+            first=data["first"],
+            game_number=data["game_number"],
+            version=data["version"],
+            created_at=data["created_at"],
+            touched_at=data["touched_at"],
+        )
+        if room.phase is not Phase.LOBBY:
+            # The game is its record replayed: nothing but the actions is trusted.
+            room.game = new_game(len(room.seats), room.rules, room.board, first=room.first)
+            for item in actions:
+                action = action_from_data(item)
+                room.game, _ = apply(room.game, action)
+                room.actions.append(action)
+        return room
+
+
+def encode_action(action: Action) -> dict[str, Any]:
+    return action_to_data(action)
+
+
+def clean_rules(data: dict[str, Any]) -> Rules:
+    """Rules from a validated request body."""
+    return Rules.from_data(data)

@@ -1,0 +1,42 @@
+"""Server settings. Each one is a command-line flag and a ``SNAKES_*`` environment variable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("snakes-and-ladders", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = field(default_factory=default_data_dir)
+    public_url: str | None = None
+    """Where players reach this server (https://snakes.example.org); invite links use it."""
+    ai_delay: float = 0.9
+    """Seconds an AI seat 'thinks' before rolling, after the previous move was shown."""
+    animation_scale: float = 1.0
+    """Scales the fixed time the server allows browsers to show a move (0 in tests)."""
+    countdown_default: int = 20
+    countdown_min: int = 10
+    countdown_max: int = 60
+    idle_seconds: float = 30 * 60
+    """A room with nobody connected (or nobody racing connected) ends after this long."""
+    host_grace_seconds: float = 60
+    """A lobby host disconnected this long hands the room to the next connected seat."""
+    record_days: float = 30
+    """Finished games' records, and local games nobody resumed, are kept this many days."""
+    log_format: str = "text"
+    trusted_proxies: tuple[str, ...] = ()
+    test_hooks: bool = False
+    """Test-only: a manual clock and scripted dice behind /_test/ endpoints."""
+
+    def move_allowance(self, squares: int, jumps: int) -> float:
+        """The fixed time a browser is given to show a move before the next countdown."""
+        return self.animation_scale * (0.6 + 0.12 * squares + 0.7 * jumps)

@@ -1,0 +1,195 @@
+"""The SQLite store: rooms, their append-only action log, and finished games' records.
+
+One file holds everything; a backup is a copy of that file (taken while the server is
+stopped, or with ``sqlite3 snakes.db ".backup copy.db"`` while it runs). The schema has
+a version and migrates itself forward when the server starts.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Protocol
+
+from snakes.engine import Action, action_to_data
+from snakes.server.rooms import Room
+
+SCHEMA_VERSION = 1
+
+_MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE rooms (
+        code TEXT PRIMARY KEY,
+        mode TEXT NOT NULL,
+        phase TEXT NOT NULL,
+        touched_at REAL NOT NULL,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE actions (
+        code TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        game INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (code, seq)
+    );
+    CREATE TABLE records (
+        code TEXT NOT NULL,
+        game INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (code, game)
+    );
+    CREATE INDEX records_by_age ON records (finished_at);
+    CREATE INDEX rooms_by_age ON rooms (touched_at);
+    """,
+}
+
+
+class Store(Protocol):
+    def save_room(self, room: Room) -> None: ...
+    def append_action(self, room: Room, action: Action) -> None: ...
+    def load_room(self, code: str) -> Room | None: ...
+    def room_codes(self, *, online: bool) -> list[str]: ...
+    def delete_room(self, code: str) -> None: ...
+    def save_record(self, code: str, game: int, finished_at: float, record: str) -> None: ...
+    def load_record(self, code: str, game: int | None = None) -> str | None: ...
+    def purge(self, *, records_before: float, local_rooms_before: float) -> int: ...
+    def close(self) -> None: ...
+
+
+class SQLiteStore:
+    """The default store: one SQLite file in the data folder."""
+
+    FILE_NAME = "snakes.db"
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can
+        # lose the last transactions.
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    @classmethod
+    def in_folder(cls, folder: Path) -> SQLiteStore:
+        return cls(folder / cls.FILE_NAME)
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        current = self.schema_version
+        if current > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"{self.path} has schema {current}, newer than this server's {SCHEMA_VERSION}"
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            self._db.executescript(
+                f"BEGIN; {_MIGRATIONS[version]} PRAGMA user_version = {version}; COMMIT;"
+            )
+
+    def save_room(self, room: Room) -> None:
+        self._db.execute(
+            "INSERT INTO rooms (code, mode, phase, touched_at, data) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (code) DO UPDATE SET phase = excluded.phase,"
+            " touched_at = excluded.touched_at, data = excluded.data",
+            (room.code, room.mode.value, room.phase.value, room.touched_at, _dump(room.to_data())),
+        )
+
+    def append_action(self, room: Room, action: Action) -> None:
+        """Store one action and the room it led to, in one transaction."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
+                (room.code, room.version, room.game_number, _dump(action_to_data(action))),
+            )
+            self.save_room(room)
+
+    def load_room(self, code: str) -> Room | None:
+        row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row[0])
+        actions = [
+            json.loads(text)
+            for (text,) in self._db.execute(
+                "SELECT action FROM actions WHERE code = ? AND game = ? ORDER BY seq",
+                (code, data["game_number"]),
+            )
+        ]
+        return Room.from_data(data, actions)
+
+    def room_codes(self, *, online: bool) -> list[str]:
+        op = "=" if online else "!="
+        return [
+            code
+            for (code,) in self._db.execute(
+                f"SELECT code FROM rooms WHERE mode {op} 'online' ORDER BY code"
+            )
+        ]
+
+    def delete_room(self, code: str) -> None:
+        with self._transaction():
+            self._db.execute("DELETE FROM actions WHERE code = ?", (code,))
+            self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+
+    def save_record(self, code: str, game: int, finished_at: float, record: str) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO records (code, game, finished_at, record) VALUES (?, ?, ?, ?)",
+            (code, game, finished_at, record),
+        )
+
+    def load_record(self, code: str, game: int | None = None) -> str | None:
+        if game is None:
+            row = self._db.execute(
+                "SELECT record FROM records WHERE code = ? ORDER BY game DESC LIMIT 1", (code,)
+            ).fetchone()
+        else:
+            row = self._db.execute(
+                "SELECT record FROM records WHERE code = ? AND game = ?", (code, game)
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def purge(self, *, records_before: float, local_rooms_before: float) -> int:
+        """Drop records past retention and local games nobody came back to."""
+        with self._transaction():
+            stale = [
+                code
+                for (code,) in self._db.execute(
+                    "SELECT code FROM rooms WHERE mode != 'online' AND touched_at < ?",
+                    (local_rooms_before,),
+                )
+            ]
+            for code in stale:
+                self._db.execute("DELETE FROM actions WHERE code = ?", (code,))
+                self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+            cursor = self._db.execute(
+                "DELETE FROM records WHERE finished_at < ?", (records_before,)
+            )
+        return len(stale) + cursor.rowcount
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: Any, *_: Any) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

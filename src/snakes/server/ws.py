@@ -1,0 +1,147 @@
+"""The WebSocket endpoint: one connection's life, as an explicit sequence.
+
+accept -> read messages (size and rate limited) -> dispatch -> ... -> disconnect in
+``finally``. A writer task drains the connection's outbox, so a slow client never
+holds up a room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from snakes.server.hub import Session
+from snakes.server.manager import RoomManager
+from snakes.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    FinishAiIntent,
+    Hello,
+    LeaveIntent,
+    Ping,
+    ProtocolError,
+    RematchIntent,
+    RemoveIntent,
+    RollIntent,
+    RulesIntent,
+    StartIntent,
+    error_message,
+    parse_client_message,
+)
+from snakes.server.rooms import clean_rules
+
+log = logging.getLogger("snakes.ws")
+
+CLOSE_TOO_LARGE = 1009
+CLOSE_POLICY = 1008
+CLOSE_GOING_AWAY = 1001
+CLOSE_TOO_SLOW = 4000
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, bursts up to ``burst``.
+
+    A player holding Space down sends about 30 intents a second at most; the limit
+    sits well above that.
+    """
+
+    def __init__(self, now: float, rate: float = 40.0, burst: float = 80.0) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, now
+
+    def allow(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def serve_connection(websocket: WebSocket, manager: RoomManager) -> None:
+    await websocket.accept()
+    session = Session()
+    writer = asyncio.create_task(_write(websocket, session))
+    loop = asyncio.get_running_loop()
+    limit = RateLimit(loop.time())
+    try:
+        while True:
+            text = await websocket.receive_text()
+            if len(text.encode()) > MAX_MESSAGE_BYTES:
+                await websocket.close(CLOSE_TOO_LARGE, "message too large")
+                return
+            if not limit.allow(loop.time()):
+                await websocket.close(CLOSE_POLICY, "too many messages")
+                return
+            _handle(text, session, manager)
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:
+        # Binary frames or a socket closed under us end the connection quietly.
+        pass
+    finally:
+        manager.disconnect(session)
+        session.close()
+        with contextlib.suppress(Exception):
+            await writer
+
+
+def _handle(text: str, session: Session, manager: RoomManager) -> None:
+    ref = None
+    try:
+        try:
+            data: Any = json.loads(text)
+        except ValueError:
+            raise ProtocolError("bad_message", "a message is one JSON object") from None
+        if isinstance(data, dict) and isinstance(data.get("ref"), str):
+            ref = data["ref"][:64]
+        message = parse_client_message(data)
+        _dispatch(message, session, manager)
+    except ProtocolError as error:
+        session.send(json.dumps(error_message(error.code, error.message, ref)))
+    except Exception:
+        log.exception("intent failed")
+        session.send(
+            json.dumps(error_message("internal", "the server failed; nothing changed", ref))
+        )
+
+
+def _dispatch(message: Any, session: Session, manager: RoomManager) -> None:
+    match message:
+        case Hello(room=code, secret=secret):
+            room = manager.hello(session, code, secret)
+            session.send(manager.welcome(session, room))
+        case Ping():
+            session.send('{"type":"pong"}')
+        case RollIntent(seat=seat, version=version):
+            manager.roll(session, seat, version)
+        case LeaveIntent(seat=seat):
+            manager.leave(session, seat)
+        case StartIntent(shuffle=shuffle):
+            manager.start(session, shuffle)
+        case RulesIntent(rules=rules, countdown_seconds=countdown):
+            manager.set_rules(session, clean_rules(rules.model_dump()), countdown)
+        case RemoveIntent(seat=seat):
+            manager.remove(session, seat)
+        case RematchIntent():
+            manager.rematch(session)
+        case FinishAiIntent():
+            manager.finish_ai(session)
+
+
+async def _write(websocket: WebSocket, session: Session) -> None:
+    while True:
+        text = await session.outbox.get()
+        if text is None:
+            if session.overflowed:
+                with contextlib.suppress(Exception):
+                    await websocket.close(CLOSE_TOO_SLOW, "too far behind; reconnect")
+            return
+        try:
+            await websocket.send_text(text)
+        except Exception:
+            return

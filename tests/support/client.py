@@ -1,0 +1,83 @@
+"""A real WebSocket client for tests: sends intents, collects what the server says."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+Message = dict[str, Any]
+
+
+class GameClient:
+    def __init__(self, ws_url: str) -> None:
+        self.connection: ClientConnection = connect(ws_url, open_timeout=10).__enter__()
+        self.received: list[Message] = []
+        self.room: Message | None = None
+        self.you: Message | None = None
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> GameClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def send(self, message: Message) -> None:
+        self.connection.send(json.dumps(message))
+
+    def send_raw(self, text: str | bytes) -> None:
+        self.connection.send(text)
+
+    def recv(self, timeout: float = 10.0) -> Message:
+        message: Message = json.loads(self.connection.recv(timeout=timeout))
+        self.received.append(message)
+        if "room" in message:
+            self.room = message["room"]
+        if "you" in message:
+            self.you = message["you"]
+        return message
+
+    def wait_for(self, accept: Callable[[Message], bool], timeout: float = 10.0) -> Message:
+        while True:
+            message = self.recv(timeout)
+            if accept(message):
+                return message
+
+    def wait_type(self, kind: str, timeout: float = 10.0) -> Message:
+        return self.wait_for(lambda m: m["type"] == kind, timeout)
+
+    def hello(self, code: str, secret: str | None = None) -> Message:
+        message: Message = {"type": "hello", "room": code}
+        if secret is not None:
+            message["secret"] = secret
+        self.send(message)
+        return self.wait_for(lambda m: m["type"] in ("welcome", "error"))
+
+    def roll(self, seat: int, version: int | None = None) -> Message:
+        """Roll and return the server's answer: the update it caused, or an error."""
+        assert self.room is not None
+        self.send(
+            {"type": "roll", "seat": seat, "version": self.version if version is None else version}
+        )
+        return self.wait_for(
+            lambda m: m["type"] == "error" or (m["type"] == "update" and bool(m["events"]))
+        )
+
+    @property
+    def version(self) -> int:
+        assert self.room is not None
+        return int(self.room["version"])
+
+    def events_of(self, kind: str) -> list[Message]:
+        return [
+            e
+            for m in self.received
+            if m["type"] == "update"
+            for e in m["events"]
+            if e["type"] == kind
+        ]

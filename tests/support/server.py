@@ -1,0 +1,144 @@
+"""A real ``snakes serve`` process on a free loopback port, for integration tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, BinaryIO
+
+STARTUP_SECONDS = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """One server process; ``restart`` and ``kill`` keep its port and data folder."""
+
+    def __init__(self, data_dir: Path, *extra: str, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.extra = extra
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log_file: BinaryIO | None = None
+        self.log_path = data_dir / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        command = [
+            sys.executable, "-m", "snakes", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data_dir),
+            *self.extra,
+        ]  # fmt: skip
+        self._close_log()
+        self._log_file = self.log_path.open("ab")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            command, stdout=self._log_file, stderr=subprocess.STDOUT, env=env
+        )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited at start:\n{self.log()}")
+            try:
+                self.get("/healthz")
+                return
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.05)
+        raise RuntimeError(f"server did not start in {STARTUP_SECONDS} s:\n{self.log()}")
+
+    def _close_log(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        """SIGTERM, as an operator would."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._close_log()
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._close_log()
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def get(self, path: str) -> Any:
+        status, body = self.request("GET", path)
+        if status >= 400:
+            raise AssertionError(f"GET {path} -> {status} {body}")
+        return body
+
+    def post(self, path: str, body: Any) -> Any:
+        status, answer = self.request("POST", path, body)
+        if status >= 400:
+            raise AssertionError(f"POST {path} -> {status} {answer}")
+        return answer
+
+    def advance(self, seconds: float) -> None:
+        """Move the server's manual clock (needs --test-hooks)."""
+        self.post("/_test/clock", {"seconds": seconds})
+
+    def script_dice(self, *values: int) -> None:
+        """Queue the next die values (needs --test-hooks)."""
+        self.post("/_test/dice", {"values": list(values)})
+
+
+@contextmanager
+def running_server(data_dir: Path, *extra: str) -> Iterator[ServerProcess]:
+    server = ServerProcess(data_dir, *extra)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+TEST_FLAGS = ("--test-hooks", "--ai-delay", "0.05", "--animation-scale", "0")
+"""Fast AI, no animation allowance, a manual clock and scriptable dice."""
