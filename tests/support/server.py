@@ -109,6 +109,14 @@ class ServerProcess:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
+    def raw(self, path: str) -> tuple[int, bytes, dict[str, str]]:
+        """GET without decoding: status, body and headers."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as response:
+                return response.status, response.read(), dict(response.headers)
+        except urllib.error.HTTPError as error:
+            return error.code, error.read(), dict(error.headers)
+
     def get(self, path: str) -> Any:
         status, body = self.request("GET", path)
         if status >= 400:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
@@ -11,14 +12,23 @@ from snakes.cli.options import players_option, rule_options, rules_from
 from snakes.engine import Roll, RuleError, apply, new_game, placings
 from snakes.words import describe
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+"""ASCII digits only: ``str.isdigit`` also accepts '²', which ``int`` refuses."""
+
 
 def _parse_rolls(text: str) -> list[int]:
     values = []
     for index, raw in enumerate(text.split(","), start=1):
         part = raw.strip()
-        if not part.lstrip("-").isdigit():
+        shown = part if len(part) <= 20 else part[:20] + "..."
+        if not _WHOLE_NUMBER.fullmatch(part):
             raise click.BadParameter(
-                f"roll #{index} {part!r} is not a whole number", param_hint="--rolls"
+                f"roll #{index} {shown!r} is not a whole number", param_hint="--rolls"
+            )
+        if len(part.lstrip("-")) > 3:
+            # Far off the die anyway; int() refuses very long digit strings.
+            raise click.BadParameter(
+                f"roll #{index} {shown} is not a face of the die (1-6)", param_hint="--rolls"
             )
         values.append(int(part))
     return values

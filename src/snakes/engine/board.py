@@ -86,6 +86,8 @@ class Board:
         >>> dict(Board.from_data({"name": "tiny", "ladders": [[2, 50]], "snakes": [[60, 3]]}).jumps)
         {2: 50, 60: 3}
         """
+        if not isinstance(data, Mapping):
+            raise BoardError(["a board is an object with name, ladders and snakes"])
         problems: list[str] = []
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():

@@ -70,9 +70,13 @@ def check_roll(state: GameState, value: object) -> None:
         )
 
 
+def _check_seat(state: GameState, seat: object) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+        raise UnknownSeat(f"seat {seat!r} is not in this game (0-{state.players - 1})")
+
+
 def _check_turn(state: GameState, seat: int) -> None:
-    if not 0 <= seat < state.players:
-        raise UnknownSeat(f"seat {seat} is not in this game (0-{state.players - 1})")
+    _check_seat(state, seat)
     if seat != state.turn:
         raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s")
 
@@ -125,8 +129,7 @@ def _skip(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
 
 
 def _leave(state: GameState, seat: int, *, removed: bool) -> tuple[GameState, list[Event]]:
-    if not 0 <= seat < state.players:
-        raise UnknownSeat(f"seat {seat} is not in this game (0-{state.players - 1})")
+    _check_seat(state, seat)
     if seat not in state.racing:
         raise SeatNotRacing(f"seat {seat} has already finished or left")
     state = replace(state, leavers=(*state.leavers, seat))

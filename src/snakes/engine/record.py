@@ -12,7 +12,7 @@ from snakes.engine.board import JUNGLE, Board
 from snakes.engine.errors import BoardError, RecordError, RuleError
 from snakes.engine.game import apply
 from snakes.engine.rules import Rules
-from snakes.engine.state import GameState, new_game
+from snakes.engine.state import MAX_SEATS, MIN_SEATS, GameState, new_game
 from snakes.engine.version import ENGINE_VERSION
 
 
@@ -71,13 +71,21 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError("a game record is a JSON object")
         try:
-            seats = tuple(SeatInfo(str(s["name"]), str(s.get("colour", ""))) for s in data["seats"])
+            seats = tuple(_seat_from_data(s) for s in data["seats"])
+            first = data.get("first", 0)
+            if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+                raise RecordError(f"a game has {MIN_SEATS}-{MAX_SEATS} seats, not {len(seats)}")
+            if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(seats):
+                raise RecordError(f"first seat {first!r} is not one of the {len(seats)} seats")
+            actions = data.get("actions", [])
+            if not isinstance(actions, list):
+                raise RecordError("actions are a list")
             return cls(
                 seats=seats,
-                actions=tuple(action_from_data(a) for a in data.get("actions", [])),
+                actions=tuple(action_from_data(a) for a in actions),
                 rules=Rules.from_data(data.get("rules", {})),
                 board=Board.from_data(data["board"]) if "board" in data else JUNGLE,
-                first=int(data.get("first", 0)),
+                first=first,
                 engine_version=str(data.get("engine_version", ENGINE_VERSION)),
             )
         except RecordError:
@@ -94,6 +102,15 @@ class GameRecord:
         return cls.from_data(data)
 
 
+def _seat_from_data(data: Any) -> SeatInfo:
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise RecordError(f"a seat is an object with a name: {data!r}")
+    colour = data.get("colour", "")
+    if not isinstance(colour, str):
+        raise RecordError(f"a seat's colour is a string: {colour!r}")
+    return SeatInfo(data["name"], colour)
+
+
 def start_state(record: GameRecord) -> GameState:
     """The state before the record's first action."""
     return new_game(len(record.seats), record.rules, record.board, first=record.first)
@@ -101,7 +118,10 @@ def start_state(record: GameRecord) -> GameState:
 
 def replay(record: GameRecord) -> GameState:
     """Apply every action of the record from the start; the state it reaches."""
-    state = start_state(record)
+    try:
+        state = start_state(record)
+    except ValueError as error:
+        raise RecordError(f"the record's table is impossible: {error}") from None
     for index, action in enumerate(record.actions):
         try:
             state, _ = apply(state, action)

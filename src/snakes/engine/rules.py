@@ -39,7 +39,9 @@ class Rules:
         return data
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Rules:
+    def from_data(cls, data: Any) -> Rules:
+        if not isinstance(data, dict):
+            raise ValueError("rules are an object with finish, exact_finish and six_again")
         unknown = set(data) - {"finish", "exact_finish", "six_again"}
         if unknown:
             raise ValueError(f"unknown rule field(s): {', '.join(sorted(unknown))}")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 from typing import Annotated, Any, Literal
 
+import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -122,6 +124,17 @@ def get_record(code: str, request: Request, game: int | None = None) -> Response
             "Content-Disposition": f'attachment; filename="snakes-{normalise_code(code)}.json"'
         },
     )
+
+
+@router.get("/api/rooms/{code}/qr.svg", responses=_ERRORS)
+def get_qr(code: str, request: Request) -> Response:
+    """A QR code of the room's invite link, for phones."""
+    view = get_room(code, request)
+    buffer = io.BytesIO()
+    segno.make(view["invite_url"], error="m").save(
+        buffer, kind="svg", scale=6, border=2, dark="#14301c", light="#ffffff", xmldecl=False
+    )
+    return Response(buffer.getvalue(), media_type="image/svg+xml")
 
 
 @router.get("/api/content")

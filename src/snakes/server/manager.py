@@ -283,6 +283,8 @@ class RoomManager:
             return
         self._playing(room)
         self._act(room, Leave(seat))
+        if room.host == seat:
+            self._pass_host(room)
 
     def start(self, session: Session, shuffle: bool) -> None:
         room = self._host_room(session)
@@ -494,16 +496,19 @@ class RoomManager:
             log.info("room %s released", room.code)
 
     def _pass_host(self, room: Room) -> None:
-        connected = self.connected_seats(room)
+        """The next person in seat order hosts, a connected one if there is one."""
+        left = set(room.game.leavers) if room.game else set()
         count = len(room.seats)
         start = room.host if room.host is not None else -1
-        for step in range(1, count + 1):
-            candidate = (start + step) % count
-            if candidate in connected:
-                room.host = candidate
-                self.store.save_room(room)
-                self._publish(room, [{"type": "host_changed", "seat": candidate}])
-                return
+        order = [(start + step) % count for step in range(1, count)]
+        people = [s for s in order if s not in left and room.seats[s].kind is Kind.HUMAN]
+        connected = self.connected_seats(room)
+        chosen = next((s for s in people if s in connected), people[0] if people else None)
+        if chosen is None:
+            return
+        room.host = chosen
+        self.store.save_room(room)
+        self._publish(room, [{"type": "host_changed", "seat": chosen}])
 
     def _remove_from_lobby(self, room: Room, seat: int) -> None:
         was_host = room.host == seat

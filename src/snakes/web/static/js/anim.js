@@ -1,0 +1,53 @@
+// One tween helper shared by every animation. Durations come in already scaled by the
+// speed setting; tiny ones (the "instant" speed) still call the same frame function,
+// only in a single step, so rendering code always runs.
+
+export const ease = {
+  linear: (t) => t,
+  inOut: (t) => (t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2),
+  out: (t) => 1 - (1 - t) ** 3,
+  in: (t) => t * t * t,
+};
+
+/** Run frame(progress) from 0 to 1 over ms milliseconds; resolves after frame(1). */
+export function tween(ms, frame, easing = ease.inOut) {
+  if (!(ms > 8) || document.hidden) {
+    frame(easing(1));
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const step = (now) => {
+      const t = Math.min(1, (now - start) / ms);
+      frame(easing(t));
+      if (t < 1) requestAnimationFrame(step);
+      else resolve();
+    };
+    requestAnimationFrame(step);
+  });
+}
+
+/** A pause that respects the speed setting (already scaled by the caller). */
+export function pause(ms) {
+  if (!(ms > 8)) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Points along a polyline at fraction t (0..1) of its total length. */
+export function pointAlong(points, t) {
+  if (points.length === 1) return { ...points[0] };
+  const lengths = [0];
+  for (let i = 1; i < points.length; i++) {
+    lengths.push(lengths[i - 1] + Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y));
+  }
+  const total = lengths[lengths.length - 1] || 1;
+  const target = Math.max(0, Math.min(1, t)) * total;
+  let i = 1;
+  while (i < lengths.length - 1 && lengths[i] < target) i++;
+  const span = lengths[i] - lengths[i - 1] || 1;
+  const local = (target - lengths[i - 1]) / span;
+  return {
+    x: points[i - 1].x + (points[i].x - points[i - 1].x) * local,
+    y: points[i - 1].y + (points[i].y - points[i - 1].y) * local,
+  };
+}

@@ -1,0 +1,62 @@
+// Fetch wrappers for the HTTP API (docs/PROTOCOL.md). Errors become ApiError with the
+// server's code and message, so screens can show the message as it is.
+
+export class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? { Accept: "application/json" } : { "Content-Type": "application/json", Accept: "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError("network", "Could not reach the game server. Check your connection and try again.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = data && data.error;
+    if (err && typeof err.message === "string") {
+      throw new ApiError(String(err.code || "error"), err.message, response.status);
+    }
+    throw new ApiError("http_" + response.status, `The server answered ${response.status}.`, response.status);
+  }
+  return data;
+}
+
+/** POST /api/rooms — returns {code, secret, seats}. */
+export function createRoom(body) {
+  return request("POST", "/api/rooms", body);
+}
+
+/** POST /api/rooms/{code}/join — returns {code, secret, seats}. */
+export function joinRoom(code, name, colour) {
+  return request("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { name, colour });
+}
+
+/** GET /api/rooms/{code} — the room's public view. */
+export function getRoom(code) {
+  return request("GET", `/api/rooms/${encodeURIComponent(code)}`);
+}
+
+/** GET /api/content — How to play and FAQ, built by the server from the board and rules. */
+export function getContent() {
+  return request("GET", "/api/content");
+}
+
+export function recordUrl(code) {
+  return `/api/rooms/${encodeURIComponent(code)}/record`;
+}

@@ -1,0 +1,34 @@
+// The six token colours, their display names and a readable text colour on each.
+
+export const COLOURS = [
+  { id: "red", label: "Red", fill: "#e0302b", light: "#ff8a80", ink: "#ffffff" },
+  { id: "blue", label: "Blue", fill: "#1e6fd9", light: "#82b1ff", ink: "#ffffff" },
+  { id: "green", label: "Green", fill: "#12a150", light: "#9ef0b8", ink: "#06240f" },
+  { id: "yellow", label: "Yellow", fill: "#ffd21f", light: "#fff59d", ink: "#2b2000" },
+  { id: "purple", label: "Purple", fill: "#8e3ccb", light: "#e1bee7", ink: "#ffffff" },
+  { id: "orange", label: "Orange", fill: "#ff8a00", light: "#ffd180", ink: "#2b1600" },
+];
+
+const BY_ID = new Map(COLOURS.map((c) => [c.id, c]));
+
+export function colour(id) {
+  return BY_ID.get(id) || { id, label: String(id), fill: "#777777", light: "#bbbbbb", ink: "#ffffff" };
+}
+
+/**
+ * The mark printed on each token so tokens differ without colour: the name's first
+ * letter, or every seat's number when two names share an initial.
+ */
+export function tokenMarks(seats) {
+  const initials = seats.map((seat) => firstLetter(seat.name));
+  const unique = new Set(initials).size === initials.length && initials.every(Boolean);
+  return seats.map((seat, i) => (unique ? initials[i] : String((seat.index ?? i) + 1)));
+}
+
+function firstLetter(name) {
+  const trimmed = String(name || "").trim();
+  if (!trimmed) return "";
+  // Take the first user-perceived character (handles accents and most scripts).
+  const first = Array.from(trimmed)[0];
+  return first.toLocaleUpperCase();
+}

@@ -1,0 +1,177 @@
+// The WebSocket to /ws: connects, says hello with the stored secret, reconnects by
+// itself with exponential backoff (and jitter) and shows its state in the top bar.
+
+const BASE_DELAY = 500;
+const MAX_DELAY = 15000;
+const PING_EVERY = 20000;
+const SILENCE_LIMIT = 50000;
+
+const STATE_TEXT = {
+  connecting: "Connecting…",
+  open: "Connected",
+  reconnecting: "Reconnecting…",
+  offline: "Offline — waiting for the network",
+  closed: "Disconnected",
+};
+
+export class Connection {
+  /**
+   * @param {{room: string, secret?: string|null, onMessage: (msg: object) => void,
+   *          onState?: (state: string) => void}} options
+   */
+  constructor({ room, secret, onMessage, onState }) {
+    this.room = room;
+    this.secret = secret || null;
+    this.onMessage = onMessage;
+    this.onState = onState || (() => {});
+    this.socket = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.state = "idle";
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.lastHeard = Date.now();
+    this.refCounter = 0;
+    this._onOnline = () => this._reconnectNow();
+    this._onVisible = () => {
+      if (document.visibilityState === "visible") this._reconnectNow();
+    };
+    window.addEventListener("online", this._onOnline);
+    document.addEventListener("visibilitychange", this._onVisible);
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this._setState(this.attempt === 0 ? "connecting" : "reconnecting");
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    } catch {
+      this._scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      if (socket !== this.socket) return;
+      this.attempt = 0;
+      this.lastHeard = Date.now();
+      const hello = { type: "hello", room: this.room };
+      if (this.secret) hello.secret = this.secret;
+      socket.send(JSON.stringify(hello));
+      this._setState("open");
+      this._startPing();
+    });
+    socket.addEventListener("message", (event) => {
+      if (socket !== this.socket) return;
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (msg && typeof msg === "object" && msg.type !== "pong") {
+        this.onMessage(msg);
+      }
+    });
+    socket.addEventListener("close", () => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      this._stopPing();
+      if (!this.stopped) this._scheduleRetry();
+    });
+    socket.addEventListener("error", () => {
+      // A "close" event always follows; the retry is scheduled there.
+    });
+  }
+
+  /** Send an intent. Returns its ref, or null when the socket is not open. */
+  send(message) {
+    this.refCounter += 1;
+    const ref = `c${this.refCounter}`;
+    const payload = JSON.stringify({ ...message, ref });
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(payload);
+      return ref;
+    }
+    return null;
+  }
+
+  /** Stop for good: no more reconnects (leaving the game screen, or a fatal error). */
+  close(finalState = "closed") {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this._stopPing();
+    window.removeEventListener("online", this._onOnline);
+    document.removeEventListener("visibilitychange", this._onVisible);
+    if (this.socket) {
+      const socket = this.socket;
+      this.socket = null;
+      try {
+        socket.close(1000, "bye");
+      } catch {
+        // already closing
+      }
+    }
+    this._setState(finalState);
+  }
+
+  _scheduleRetry() {
+    this.attempt += 1;
+    const backoff = Math.min(MAX_DELAY, BASE_DELAY * 2 ** (this.attempt - 1));
+    const delay = backoff / 2 + Math.random() * (backoff / 2);
+    this._setState(navigator.onLine === false ? "offline" : "reconnecting");
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  _reconnectNow() {
+    if (this.stopped || this.socket) return;
+    this.attempt = Math.max(this.attempt, 1);
+    this.connect();
+  }
+
+  _startPing() {
+    this._stopPing();
+    this.pingTimer = setInterval(() => {
+      if (!this.socket) return;
+      if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
+        // The network died quietly: drop the socket and reconnect.
+        const socket = this.socket;
+        this.socket = null;
+        try {
+          socket.close();
+        } catch {
+          // ignore
+        }
+        this._stopPing();
+        this._scheduleRetry();
+        return;
+      }
+      if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "ping" }));
+    }, PING_EVERY);
+  }
+
+  _stopPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  _setState(state) {
+    this.state = state;
+    showConnectionState(state);
+    this.onState(state);
+  }
+}
+
+/** Reflect a connection state in the top bar's indicator ("idle" hides it). */
+export function showConnectionState(state) {
+  const el = document.getElementById("connection");
+  if (!el) return;
+  el.dataset.state = state;
+  el.hidden = state === "idle";
+  const text = el.querySelector(".connection-text");
+  if (text) text.textContent = STATE_TEXT[state] || "";
+}

@@ -1,0 +1,118 @@
+// The router between screens (hash routes, so reloads and the back button work) and
+// the app-wide bits: settings on <html>, the sound toggle, audio unlocking.
+
+import { applyToDocument, getSettings, updateSettings, onSettingsChange } from "./settings.js";
+import { unlockAudio } from "./sound.js";
+import { closeSession } from "./session.js";
+import * as home from "./screens/home.js";
+import * as setup from "./screens/setup.js";
+import * as game from "./screens/game.js";
+import * as result from "./screens/result.js";
+import * as content from "./screens/content.js";
+import * as settingsScreen from "./screens/settings-screen.js";
+import * as online from "./screens/online.js";
+
+const ROUTES = {
+  "": home,
+  setup,
+  game,
+  result,
+  howto: content,
+  faq: content,
+  settings: settingsScreen,
+  online,
+};
+// Screens that keep the room's connection open while moving between each other.
+const SESSION_SCREENS = new Set(["game", "result", "online"]);
+
+const app = document.getElementById("app");
+let active = null; // {name, path, cleanup, guard}
+let routing = Promise.resolve();
+
+function parse(hash) {
+  const path = hash.replace(/^#\/?/, "").replace(/\/+$/, "");
+  const [name = "", ...params] = path.split("/").map(decodeURIComponent);
+  return { name: name in ROUTES ? name : "", params, path };
+}
+
+let bypassGuard = false;
+
+/** Go to a screen. App-driven moves (game over -> result) pass {guard: false}. */
+export function navigate(path, { replace = false, guard = true } = {}) {
+  const hash = `#/${path}`;
+  if (!guard) bypassGuard = true;
+  if (location.hash === hash) {
+    route(true);
+  } else if (replace) {
+    history.replaceState(null, "", hash);
+    route(true);
+  } else {
+    location.hash = hash;
+  }
+}
+
+async function route(force = false) {
+  const next = parse(location.hash);
+  if (active && !force && active.path === next.path) return;
+  const skip = bypassGuard;
+  bypassGuard = false;
+  if (active && active.guard && !force && !skip) {
+    const ok = await active.guard(next);
+    if (!ok) {
+      history.pushState(null, "", `#/${active.path}`);
+      return;
+    }
+  }
+  if (active && active.cleanup) active.cleanup();
+  if (!SESSION_SCREENS.has(next.name)) closeSession();
+  app.replaceChildren();
+  const ctx = {
+    navigate,
+    setGuard: (fn) => {
+      if (active) active.guard = fn;
+    },
+    setTitle: (title) => {
+      document.title = title ? `${title} — Snakes & Ladders` : "Snakes & Ladders";
+    },
+  };
+  active = { name: next.name, path: next.path, cleanup: null, guard: null };
+  ctx.setTitle("");
+  const cleanup = ROUTES[next.name].mount(app, { name: next.name, params: next.params }, ctx);
+  active.cleanup = typeof cleanup === "function" ? cleanup : null;
+  const heading = app.querySelector("h1");
+  if (heading) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+  }
+  window.scrollTo(0, 0);
+}
+
+function setupSoundToggle() {
+  const button = document.getElementById("sound-toggle");
+  const sync = () => {
+    const on = getSettings().sound;
+    button.setAttribute("aria-pressed", String(on));
+    button.classList.toggle("muted", !on);
+    button.title = on ? "Sound is on" : "Sound is off";
+  };
+  button.addEventListener("click", () => updateSettings({ sound: !getSettings().sound }));
+  onSettingsChange(sync);
+  sync();
+}
+
+function start() {
+  applyToDocument();
+  unlockAudio();
+  setupSoundToggle();
+  // An invite link (/r/CODE) opens the online join screen for that room.
+  const invite = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,12})\/?$/);
+  if (invite && !location.hash) {
+    history.replaceState(null, "", `/#/online/join/${invite[1].toUpperCase()}`);
+  }
+  window.addEventListener("hashchange", () => {
+    routing = routing.then(() => route()).catch((err) => console.error(err));
+  });
+  routing = routing.then(() => route(true));
+}
+
+start();

@@ -1,0 +1,424 @@
+// The game: the board, tokens, the die, the Roll button, seat cards and the announcer.
+// It sends intents and renders what the server says: every update's events are
+// animated in order, then the update's room view is settled into.
+
+import { h, isInteractive } from "../dom.js";
+import { Board } from "../board.js";
+import { Tokens } from "../tokens.js";
+import { Die } from "../die.js";
+import { announcer, describeEvents } from "../announcer.js";
+import { sound } from "../sound.js";
+import { duration, setBoost } from "../settings.js";
+import { pause } from "../anim.js";
+import { openSession } from "../session.js";
+import { secretFor, markOver } from "../saved-game.js";
+import { confirmDialog } from "../dialog.js";
+import { renderSeatCards, turnText } from "../seat-cards.js";
+import { ordinal } from "../dom.js";
+
+const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
+
+export function mount(root, route, ctx) {
+  const code = String(route.params[0] || "").toUpperCase();
+  const secret = secretFor(code);
+  const session = openSession(code, secret);
+  ctx.setTitle("Game");
+
+  // What is on screen: the last room view applied, plus per-event progress.
+  let shown = null;
+  let squares = new Map();
+  let turn = null;
+  let board = null;
+  let boardKey = "";
+  let tokens = null;
+  let queue = [];
+  let busy = false;
+  let pending = false;
+  let pendingTimer = null;
+  let generation = 0;
+  let leaving = false;
+  let skipSent = false;
+  let countdownTimer = null;
+  const die = new Die();
+
+  const heading = h("h1", { class: "game-title" }, "Jungle race");
+  const rulesLine = h("p", { class: "rules-line", dataset: { testid: "rules-summary" } });
+  const boardArea = h("div", { class: "board-area" }, h("p", { class: "loading" }, "Opening the game…"));
+  const banner = h("p", { class: "turn-banner", id: "turn-banner", dataset: { testid: "turn-banner" } });
+  const rollButton = h("button", {
+    class: "button roll-button", type: "button", "aria-disabled": "true", "aria-describedby": "turn-banner",
+    dataset: { testid: "roll" }, on: { click: () => roll() },
+  }, h("span", { class: "roll-label" }, "Roll"), h("span", { class: "roll-key", "aria-hidden": "true" }, "Space"));
+  const logLine = h("p", { class: "log-line", dataset: { testid: "log-line" } }, "");
+  const logList = h("ol", { class: "log-list", dataset: { testid: "log-list" } });
+  const skipButton = h("button", {
+    class: "button button-secondary skip-button", type: "button", hidden: true, dataset: { testid: "skip-to-results" },
+    on: { click: () => skipToResults() },
+  }, "Skip to results");
+  const countdown = h("div", { class: "countdown", hidden: true, dataset: { testid: "countdown" } },
+    h("span", { class: "countdown-text" }), h("span", { class: "countdown-bar" }, h("span", { class: "countdown-fill" })));
+  const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
+  const notice = h("p", { class: "game-notice", role: "alert", dataset: { testid: "game-notice" } });
+  const homeButton = h("button", { class: "button button-ghost home-button", type: "button", dataset: { testid: "home" }, on: { click: () => ctx.navigate("") } },
+    h("span", { "aria-hidden": "true" }, "← "), "Home");
+
+  const screen = h("section", { class: "screen game", dataset: { screen: "game", code, version: "" } },
+    h("div", { class: "game-top" }, homeButton, h("div", { class: "game-heading" }, heading, rulesLine)),
+    h("div", { class: "game-layout" },
+      boardArea,
+      h("div", { class: "side-panel" },
+        h("div", { class: "control-card" },
+          banner,
+          h("div", { class: "roll-row" }, die.el, rollButton),
+          logLine,
+          countdown,
+          skipButton),
+        notice,
+        h("section", { class: "players", "aria-labelledby": "players-heading" },
+          h("h2", { id: "players-heading", class: "panel-heading" }, "Players"),
+          cards),
+        h("details", { class: "game-log" }, h("summary", {}, "Game log"), logList))));
+  root.append(screen);
+  announcer.attach(logLine, logList);
+
+  ctx.setGuard(async () => {
+    if (leaving || !shown || shown.phase !== "playing" || shown.over || session.mySeats().size === 0) return true;
+    const ok = await confirmDialog({
+      title: "Leave this game?",
+      text: shown.mode === "online"
+        ? "You can come back with the room code while the game goes on; your turns may be skipped while you are away."
+        : "The game is saved on this device: pick it up again with “Resume game” on the home screen.",
+      ok: "Leave game",
+      cancel: "Keep playing",
+    });
+    leaving = ok;
+    return ok;
+  });
+
+  const unsubscribe = session.subscribe(onSession);
+  if (session.room) onSession({ type: "welcome", room: session.room, you: session.you });
+
+  const onKey = (e) => {
+    if (e.key !== " " && e.key !== "Enter") return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isInteractive(e.target)) return;
+    if (document.querySelector("dialog[open]")) return;
+    e.preventDefault();
+    roll();
+  };
+  document.addEventListener("keydown", onKey);
+  const onVisible = () => {
+    if (!document.hidden) ctx.setTitle("Game");
+  };
+  document.addEventListener("visibilitychange", onVisible);
+
+  function onSession(msg) {
+    if (msg.type === "welcome") {
+      generation += 1;
+      queue = [];
+      clearPending();
+      if (msg.room.phase === "lobby") {
+        ctx.navigate(`online/lobby/${code}`, { guard: false, replace: true });
+        return;
+      }
+      applyRoom(msg.room, { glide: false });
+      if (isOver(msg.room)) finishSoon();
+    } else if (msg.type === "update") {
+      queue.push({ events: msg.events, room: msg.room });
+      process();
+    } else if (msg.type === "error") {
+      handleError(msg);
+    } else if (msg.type === "connection") {
+      if (msg.state !== "open") clearPending();
+      renderControls();
+    }
+  }
+
+  function handleError(err) {
+    clearPending();
+    if (err.code === "room_not_found" || err.code === "bad_secret") {
+      boardArea.replaceChildren(h("div", { class: "panel-card gone" },
+        h("h2", {}, err.code === "room_not_found" ? "This game is no longer here" : "This device is not part of this game"),
+        h("p", {}, err.message),
+        h("a", { class: "button button-primary", href: "#/" }, "Back home")));
+      leaving = true;
+      return;
+    }
+    if (err.code === "stale_version") {
+      session.resync();
+      return;
+    }
+    notice.textContent = err.message;
+    announcer.speak(err.message);
+    setTimeout(() => {
+      if (notice.textContent === err.message) notice.textContent = "";
+    }, 6000);
+    renderControls();
+  }
+
+  async function process() {
+    if (busy) return;
+    busy = true;
+    const gen = generation;
+    renderControls();
+    try {
+      while (queue.length && gen === generation) {
+        const update = queue.shift();
+        setBoost(queue.length >= 3 ? 0.15 : queue.length >= 1 ? 0.45 : 1);
+        if (!board) ensureBoard(update.room);
+        const names = update.room.seats.map((seat) => seat.name);
+        const sentences = describeEvents(update.events, {
+          names,
+          classic: update.room.rules && update.room.rules.finish === "classic",
+          mine: (seat) => session.mySeats().has(seat),
+          isAi: (seat) => update.room.seats[seat] && update.room.seats[seat].kind === "ai",
+        });
+        const spoken = [];
+        for (let i = 0; i < update.events.length; i++) {
+          if (gen !== generation) return;
+          await animate(update.events[i], update.room);
+          for (const sentence of sentences.filter((x) => x.after === i)) {
+            announcer.show(sentence.text);
+            spoken.push(sentence.text);
+          }
+        }
+        if (gen !== generation) return;
+        applyRoom(update.room, { glide: true });
+        if (spoken.length) announcer.speak(spoken.join(" "));
+      }
+    } finally {
+      setBoost(1);
+      busy = false;
+    }
+    renderControls();
+    if (shown && isOver(shown)) finishSoon();
+  }
+
+  async function animate(ev, room) {
+    if (!tokens) return;
+    const seat = ev.seat;
+    switch (ev.type) {
+      case "rolled":
+        clearPending();
+        turn = seat;
+        renderCards(room);
+        sound.roll();
+        await die.roll(ev.value, { bonus: ev.bonus });
+        break;
+      case "moved":
+        tokens.onStep = (s, sq) => {
+          squares.set(s, sq);
+          sound.step();
+          renderCards(room);
+        };
+        await tokens.walk(seat, ev.start, ev.end);
+        squares.set(seat, ev.end);
+        break;
+      case "climbed":
+        board.highlight(ev.start, true);
+        sound.climb();
+        await tokens.climb(seat, ev.start, ev.end, board.ladderPoints(ev.start));
+        board.highlight(ev.start, false);
+        squares.set(seat, ev.end);
+        break;
+      case "slid":
+        board.highlight(ev.start, true);
+        sound.slide();
+        await tokens.slide(seat, ev.start, ev.end, board.snakePoints(ev.start));
+        board.highlight(ev.start, false);
+        squares.set(seat, ev.end);
+        break;
+      case "overshot":
+        sound.bump();
+        await tokens.bump(seat);
+        break;
+      case "bonus_roll":
+        sound.bonus();
+        banner.textContent = "Six! Roll again!";
+        banner.classList.add("bonus");
+        await pause(duration(350));
+        break;
+      case "finished":
+        sound.finish();
+        await tokens.layout(squares, { glide: true });
+        await tokens.celebrate(seat);
+        break;
+      case "turn_passed":
+        turn = seat;
+        if (session.mySeats().has(seat) && room.seats[seat] && room.seats[seat].kind === "human") yourTurnSignal(room.seats[seat]);
+        await pause(duration(260));
+        break;
+      case "game_ended":
+        sound.win();
+        break;
+      default:
+        break;
+    }
+    await tokens.layout(squares, { glide: true });
+    tokens.setCurrent(turn);
+    renderCards(room);
+  }
+
+  function ensureBoard(room) {
+    const key = JSON.stringify(room.board || {});
+    if (board && key === boardKey) return;
+    boardKey = key;
+    board = new Board(room.board || {});
+    tokens = new Tokens(board);
+    boardArea.replaceChildren(board.el);
+  }
+
+  function applyRoom(room, { glide }) {
+    ensureBoard(room);
+    shown = room;
+    if (!isOver(room)) markOver(code, false);
+    squares = new Map(room.seats.map((seat) => [seat.index, seat.square]));
+    turn = room.turn;
+    tokens.setSeats(room.seats);
+    tokens.layout(squares, { glide });
+    tokens.setCurrent(isOver(room) ? null : room.turn);
+    screen.dataset.version = String(room.version);
+    screen.dataset.phase = room.phase;
+    screen.dataset.mode = room.mode;
+    const rules = room.rules || {};
+    rulesLine.textContent = [
+      FINISH_NAMES[rules.finish] || "Classic",
+      rules.exact_finish ? "exact finish" : "no exact finish",
+      rules.six_again ? "sixes roll again" : "no bonus sixes",
+    ].join(" · ");
+    heading.textContent = room.mode === "pass" ? "Pass & Play" : room.mode === "ai" ? "Play with AI" : `Room ${room.code}`;
+    board.describe(boardSummary(room));
+    banner.classList.remove("bonus");
+    renderCards(room);
+    renderControls();
+    renderCountdown(room);
+  }
+
+  function renderCards(room) {
+    renderSeatCards(cards, { seats: room.seats, turn, over: isOver(room) && !busy, mode: room.mode }, squares, session.mySeats());
+  }
+
+  function canRoll() {
+    if (!shown || busy || pending || queue.length || isOver(shown) || shown.phase !== "playing") return false;
+    if (session.connection.state !== "open") return false;
+    const seat = shown.seats[shown.turn];
+    return Boolean(seat && seat.kind === "human" && session.mySeats().has(seat.index) && seat.status === "racing");
+  }
+
+  function renderControls() {
+    const ok = canRoll();
+    rollButton.setAttribute("aria-disabled", String(!ok));
+    rollButton.classList.toggle("ready", ok);
+    if (!shown) return;
+    const seat = shown.seats[shown.turn];
+    if (isOver(shown)) banner.textContent = "Game over!";
+    else if (!busy && seat) {
+      const mine = session.mySeats().has(seat.index) && seat.kind === "human";
+      banner.textContent = shown.bonus && mine ? `Bonus roll, ${seat.name}!` : turnText(seat, mine);
+      banner.classList.toggle("bonus", Boolean(shown.bonus));
+      banner.classList.toggle("mine", mine);
+    }
+    if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = "Reconnecting to the game…";
+    const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
+    skipButton.hidden = !showSkip;
+    if (!showSkip) skipSent = false;
+    skipButton.disabled = skipSent;
+  }
+
+  function renderCountdown(room) {
+    clearInterval(countdownTimer);
+    const c = room.countdown;
+    if (!c || isOver(room) || typeof c.remaining_ms !== "number") {
+      countdown.hidden = true;
+      return;
+    }
+    countdown.hidden = false;
+    const total = c.total_ms || c.remaining_ms || 1;
+    const deadline = performance.now() + c.remaining_ms;
+    const text = countdown.querySelector(".countdown-text");
+    const fill = countdown.querySelector(".countdown-fill");
+    const tick = () => {
+      const left = c.paused ? c.remaining_ms : Math.max(0, deadline - performance.now());
+      text.textContent = c.paused ? "Countdown paused" : `${Math.ceil(left / 1000)} s left to roll`;
+      fill.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
+      countdown.classList.toggle("urgent", left < 5000);
+    };
+    tick();
+    if (!c.paused) countdownTimer = setInterval(tick, 250);
+  }
+
+  function roll() {
+    if (!canRoll()) return;
+    const seat = shown.turn;
+    const ref = session.send({ type: "roll", seat, version: session.room ? session.room.version : shown.version });
+    if (!ref) {
+      notice.textContent = "Not connected right now — reconnecting…";
+      return;
+    }
+    pending = true;
+    die.waiting(true);
+    renderControls();
+    clearTimeout(pendingTimer);
+    pendingTimer = setTimeout(() => {
+      clearPending();
+      renderControls();
+    }, 10000);
+  }
+
+  function clearPending() {
+    pending = false;
+    clearTimeout(pendingTimer);
+    die.waiting(false);
+  }
+
+  function skipToResults() {
+    if (skipSent) return;
+    skipSent = true;
+    skipButton.disabled = true;
+    announcer.show("Playing the remaining turns…");
+    session.send({ type: "finish_ai" });
+  }
+
+  function yourTurnSignal(seat) {
+    sound.turn();
+    if (document.hidden) {
+      ctx.setTitle(`● Your turn, ${seat.name}!`);
+      if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    }
+  }
+
+  let finishTimer = null;
+  function finishSoon() {
+    if (finishTimer) return;
+    markOver(code);
+    leaving = true;
+    finishTimer = setTimeout(() => ctx.navigate(`result/${code}`, { guard: false }), duration(1200));
+  }
+
+  return () => {
+    generation += 1;
+    clearTimeout(finishTimer);
+    clearTimeout(pendingTimer);
+    clearInterval(countdownTimer);
+    setBoost(1);
+    unsubscribe();
+    announcer.attach(null, null);
+    document.removeEventListener("keydown", onKey);
+    document.removeEventListener("visibilitychange", onVisible);
+  };
+}
+
+export function isOver(room) {
+  return Boolean(room && (room.over || room.phase === "over"));
+}
+
+function boardSummary(room) {
+  const parts = room.seats.map((seat) => {
+    if (seat.status === "left") return `${seat.name} left`;
+    if (seat.status === "finished") return `${seat.name} finished${seat.place ? ` ${ordinal(seat.place)}` : ""}`;
+    return seat.square > 0 ? `${seat.name} on ${seat.square}` : `${seat.name} at the start`;
+  });
+  const board = room.board || {};
+  const ladders = (board.ladders || []).length;
+  const snakes = (board.snakes || []).length;
+  return `Board with ${ladders} ladders and ${snakes} snakes. ${parts.join(", ")}.`;
+}

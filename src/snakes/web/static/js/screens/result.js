@@ -1,0 +1,182 @@
+// The result: Classic names the winner (with confetti) and lists the others by square;
+// Last One Standing shows the full finishing order with medals. "Play again" / "Home".
+
+import { h, ordinal } from "../dom.js";
+import { openSession, closeSession } from "../session.js";
+import { secretFor, clearGame } from "../saved-game.js";
+import { tokenMarks } from "../colours.js";
+import { reducedMotion } from "../settings.js";
+import { recordUrl } from "../api.js";
+import { isOver } from "./game.js";
+import { sound } from "../sound.js";
+
+const STATUS_TEXT = {
+  finished: "Finished",
+  winner: "Winner",
+  "not-finished": "Not finished",
+  "did-not-finish": "Did not finish",
+  left: "Left",
+};
+
+export function mount(root, route, ctx) {
+  const code = String(route.params[0] || "").toUpperCase();
+  const secret = secretFor(code);
+  const session = openSession(code, secret);
+  ctx.setTitle("Results");
+  const body = h("div", { class: "result-body" }, h("p", { class: "loading" }, "Loading the results…"));
+  const screen = h("section", { class: "screen result", dataset: { screen: "result", code } },
+    h("h1", { class: "visually-hidden" }, "Results"), body);
+  root.append(screen);
+  let rendered = false;
+  let rematchSent = false;
+  let confetti = null;
+
+  const unsubscribe = session.subscribe((msg) => {
+    if (msg.type === "welcome" || msg.type === "update") show(msg.room);
+    else if (msg.type === "error") {
+      if (msg.code === "room_not_found" || msg.code === "bad_secret") {
+        body.replaceChildren(h("div", { class: "panel-card" },
+          h("h2", {}, "This game has been tidied away"),
+          h("p", {}, "Finished games do not stay open for long."),
+          h("a", { class: "button button-primary", href: "#/", dataset: { testid: "result-home" } }, "Home")));
+      } else if (rematchSent) {
+        rematchSent = false;
+        status.textContent = msg.message;
+      }
+    }
+  });
+  const status = h("p", { class: "form-error", role: "alert" });
+  if (session.room) show(session.room);
+
+  function show(room) {
+    if (!isOver(room)) {
+      // A rematch started (from this device or another): back to the board.
+      ctx.navigate(`game/${code}`, { guard: false });
+      return;
+    }
+    if (rendered) return;
+    rendered = true;
+    ctx.setTitle("Results");
+    screen.dataset.version = String(room.version);
+    const classic = !room.rules || room.rules.finish === "classic";
+    screen.dataset.finish = classic ? "classic" : "last-one-standing";
+    const rows = resultRows(room);
+    const marks = tokenMarks(room.seats);
+    const seatOf = (index) => room.seats.find((seat) => seat.index === index) || room.seats[index];
+    const winnerRow = rows.find((row) => row.place === 1 && (row.status === "finished" || row.status === "winner"));
+    const winner = winnerRow ? seatOf(winnerRow.seat) : null;
+
+    const headline = classic && winner
+      ? h("div", { class: "winner-banner" },
+        h("span", { class: "trophy", "aria-hidden": "true" }),
+        h("span", { class: `token-badge big colour-${winner.colour}`, "aria-hidden": "true" }, marks[room.seats.indexOf(winner)]),
+        h("h2", { class: "winner-name", dataset: { testid: "winner" } }, `${winner.name} wins!`),
+        h("p", { class: "winner-sub" }, winnerRow.status === "winner" ? "Everyone else left the race." : "First to reach 100."))
+      : h("div", { class: "winner-banner" },
+        h("span", { class: "trophy", "aria-hidden": "true" }),
+        h("h2", { class: "winner-name" }, classic ? "Game over" : "Final standings"),
+        h("p", { class: "winner-sub" }, classic ? "Nobody reached 100." : "Everyone's finishing place, in order."));
+
+    const list = h("ol", { class: "result-list", dataset: { testid: "result-list" } },
+      rows.map((row) => {
+        const seat = seatOf(row.seat) || { name: `Seat ${row.seat + 1}`, colour: "grey" };
+        const finished = row.status === "finished" || row.status === "winner";
+        const medal = finished && row.place <= 3 ? ["gold", "silver", "bronze"][row.place - 1] : null;
+        const placeText = finished && row.place ? ordinal(row.place) : "—";
+        const detail = finished ? STATUS_TEXT[row.status] : `${STATUS_TEXT[row.status] || row.status} · square ${row.square}`;
+        return h("li", { class: ["result-row", medal && `medal-${medal}`, !finished && "unfinished"], dataset: { testid: "result-row", seat: String(row.seat), place: String(row.place ?? ""), status: row.status } },
+          h("span", { class: ["place", medal && `medal medal-${medal}`] }, h("span", { class: "visually-hidden" }, "Place: "), placeText),
+          h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[room.seats.indexOf(seat)] || ""),
+          h("span", { class: "result-name" }, seat.name),
+          h("span", { class: "result-detail" }, detail));
+      }));
+
+    const mine = session.mySeats().size > 0;
+    const again = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "play-again" }, hidden: !mine, on: { click: () => rematch(again) } }, "Play again");
+    body.replaceChildren(
+      headline,
+      h("section", { class: "panel-card result-card", "aria-labelledby": "result-heading" },
+        h("h2", { id: "result-heading", class: "panel-heading" }, classic ? "The race" : "Finishing order"),
+        list),
+      status,
+      h("div", { class: "form-actions result-actions" },
+        h("button", { class: "button button-secondary", type: "button", dataset: { testid: "result-home" }, on: { click: goHome } }, "Home"),
+        again),
+      h("p", { class: "record-link" }, h("a", { href: recordUrl(code), download: `snakes-${code}.json` }, "Download the game record")));
+    sound.win();
+    if (classic && winner && !reducedMotion()) confetti = throwConfetti();
+    const heading = body.querySelector(".winner-name");
+    if (heading) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus({ preventScroll: true });
+    }
+  }
+
+  function rematch(button) {
+    if (rematchSent) return;
+    rematchSent = true;
+    button.disabled = true;
+    button.textContent = "Starting…";
+    if (!session.send({ type: "rematch" })) {
+      rematchSent = false;
+      button.disabled = false;
+      button.textContent = "Play again";
+      status.textContent = "Not connected right now — try again in a moment.";
+    }
+  }
+
+  function goHome() {
+    clearGame();
+    closeSession();
+    ctx.navigate("");
+  }
+
+  return () => {
+    unsubscribe();
+    if (confetti) confetti();
+  };
+}
+
+/** The rows to show: the server's results, or (defensively) built from the seats. */
+function resultRows(room) {
+  if (Array.isArray(room.results) && room.results.length) return room.results;
+  const finished = room.seats.filter((seat) => seat.status === "finished").sort((a, b) => (a.place || 99) - (b.place || 99));
+  const racing = room.seats.filter((seat) => seat.status === "racing").sort((a, b) => b.square - a.square);
+  const left = room.seats.filter((seat) => seat.status === "left");
+  return [
+    ...finished.map((seat, i) => ({ place: seat.place || i + 1, seat: seat.index, square: seat.square, status: "finished" })),
+    ...racing.map((seat, i) => ({ place: finished.length + i + 1, seat: seat.index, square: seat.square, status: "not-finished" })),
+    ...left.map((seat, i) => ({ place: finished.length + racing.length + i + 1, seat: seat.index, square: seat.square, status: "left" })),
+  ];
+}
+
+function throwConfetti() {
+  const layer = h("div", { class: "confetti", "aria-hidden": "true" });
+  document.body.append(layer);
+  const colours = ["#e0302b", "#1e6fd9", "#12a150", "#ffd21f", "#8e3ccb", "#ff8a00", "#ffffff"];
+  const pieces = [];
+  for (let i = 0; i < 90; i++) {
+    const piece = h("span", { class: "confetti-piece" });
+    piece.style.left = `${Math.random() * 100}%`;
+    piece.style.background = colours[i % colours.length];
+    piece.style.width = `${6 + Math.random() * 8}px`;
+    piece.style.height = `${8 + Math.random() * 10}px`;
+    layer.append(piece);
+    if (typeof piece.animate === "function") {
+      const drift = (Math.random() - 0.5) * 260;
+      const spin = 360 + Math.random() * 720;
+      pieces.push(piece.animate(
+        [
+          { transform: "translate(0, -10vh) rotate(0deg)", opacity: 1 },
+          { transform: `translate(${drift}px, 105vh) rotate(${spin}deg)`, opacity: 0.9 },
+        ],
+        { duration: 2600 + Math.random() * 2200, delay: Math.random() * 900, easing: "cubic-bezier(.25,.6,.45,1)", fill: "forwards" },
+      ));
+    }
+  }
+  const done = setTimeout(() => layer.remove(), 6500);
+  return () => {
+    clearTimeout(done);
+    layer.remove();
+  };
+}

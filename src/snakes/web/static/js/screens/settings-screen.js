@@ -1,0 +1,52 @@
+// Settings ("Snake settings"): animation speed, sound, reduced motion and the house-rule
+// defaults new games start from. Saved as soon as they change.
+
+import { h, uniqueId } from "../dom.js";
+import { SPEEDS, getSettings, updateSettings } from "../settings.js";
+import { toggle } from "./setup.js";
+import { sound } from "../sound.js";
+
+export function mount(root, _route, ctx) {
+  ctx.setTitle("Settings");
+  const settings = getSettings();
+  const saved = h("p", { class: "form-note", role: "status", dataset: { testid: "settings-saved" } });
+  let savedTimer = null;
+  const save = (patch, what) => {
+    updateSettings(patch);
+    saved.textContent = `Saved: ${what}.`;
+    clearTimeout(savedTimer);
+    savedTimer = setTimeout(() => {
+      saved.textContent = "";
+    }, 3000);
+  };
+
+  const speedName = uniqueId("speed");
+  const speed = h("fieldset", { class: "radio-cards speed-cards" },
+    h("legend", { class: "field-label" }, "Animation speed"),
+    Object.entries(SPEEDS).map(([id, { label }]) => {
+      const inputId = uniqueId("speed-opt");
+      return h("label", { class: "radio-card compact", for: inputId },
+        h("input", { type: "radio", name: speedName, id: inputId, value: id, checked: settings.speed === id, dataset: { testid: `speed-${id}` }, on: { change: () => save({ speed: id }, `animation speed ${label.toLowerCase()}`) } }),
+        h("span", { class: "radio-card-body" }, h("span", { class: "radio-card-title" }, label)));
+    }));
+
+  const screen = h("section", { class: "screen settings", dataset: { screen: "settings" } },
+    h("h1", {}, "Settings"),
+    h("section", { class: "panel-card", "aria-labelledby": "look-heading" },
+      h("h2", { id: "look-heading" }, "Sound and motion"),
+      speed,
+      toggle("sound", "Sound", "Dice rattles, ladder climbs and snake slides.", settings.sound, (v) => {
+        save({ sound: v }, v ? "sound on" : "sound off");
+        if (v) sound.climb();
+      }, "setting-sound"),
+      toggle("motion", "Reduce motion", "No tumbling, hopping or confetti; tokens move simply.", settings.reducedMotion, (v) => save({ reducedMotion: v }, v ? "reduced motion on" : "reduced motion off"), "setting-reduced-motion")),
+    h("section", { class: "panel-card", "aria-labelledby": "house-heading" },
+      h("h2", { id: "house-heading" }, "House rules for new games"),
+      h("p", { class: "hint" }, "New games start with these; you can still change them on the setup screen."),
+      toggle("exact", "Exact finish", "You need the exact count to land on 100.", settings.exactFinish, (v) => save({ exactFinish: v }, v ? "exact finish on" : "exact finish off"), "setting-exact-finish"),
+      toggle("six", "Sixes roll again", "A six earns a bonus roll (never more than two sixes in a row).", settings.sixAgain, (v) => save({ sixAgain: v }, v ? "sixes roll again on" : "sixes roll again off"), "setting-six-again")),
+    saved,
+    h("div", { class: "form-actions" }, h("a", { class: "button button-primary", href: "#/", dataset: { testid: "settings-done" } }, "Done")));
+  root.append(screen);
+  return () => clearTimeout(savedTimer);
+}

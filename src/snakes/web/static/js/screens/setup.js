@@ -1,0 +1,352 @@
+// Setup for Play with AI and Pass & Play: seats (name, colour, person/AI), how the game
+// finishes, the house rules, shuffle, and "Start Game" (POST /api/rooms).
+
+import { h, clear, uniqueId } from "../dom.js";
+import { COLOURS, colour, tokenMarks } from "../colours.js";
+import { getSettings } from "../settings.js";
+import { createRoom } from "../api.js";
+import { saveGame } from "../saved-game.js";
+
+const MIN_SEATS = 2;
+const MAX_SEATS = 6;
+const AI_NAMES = ["Monkey", "Tiger", "Gecko", "Jaguar", "Sloth"];
+const LAST_KEY = "snakes.lastSetup";
+
+export function validName(name) {
+  const trimmed = String(name).trim();
+  const length = Array.from(trimmed).length;
+  if (length === 0) return "Give this seat a name.";
+  if (length > 20) return "Names can be at most 20 characters.";
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) return "Names cannot contain control characters.";
+  return "";
+}
+
+function loadLast() {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberLast(mode, seats) {
+  try {
+    const all = loadLast();
+    all[mode] = seats.map(({ name, colour, kind }) => ({ name, colour, kind }));
+    localStorage.setItem(LAST_KEY, JSON.stringify(all));
+  } catch {
+    // optional nicety only
+  }
+}
+
+function initialSeats(mode) {
+  const last = loadLast()[mode];
+  if (Array.isArray(last) && last.length >= MIN_SEATS && last.length <= MAX_SEATS) {
+    const colours = new Set();
+    const ok = last.every((seat) => seat && typeof seat.name === "string" && !validName(seat.name)
+      && COLOURS.some((c) => c.id === seat.colour) && !colours.has(seat.colour) && colours.add(seat.colour)
+      && (seat.kind === "human" || seat.kind === "ai"));
+    if (ok && (mode !== "ai" || (last[0].kind === "human" && last.slice(1).every((seat) => seat.kind === "ai")))) {
+      return last.map((seat) => ({ ...seat }));
+    }
+  }
+  if (mode === "ai") {
+    return [
+      { name: "Player", colour: "red", kind: "human" },
+      { name: AI_NAMES[0], colour: "blue", kind: "ai" },
+      { name: AI_NAMES[1], colour: "green", kind: "ai" },
+    ];
+  }
+  return [
+    { name: "Player 1", colour: "red", kind: "human" },
+    { name: "Player 2", colour: "blue", kind: "human" },
+  ];
+}
+
+export function mount(root, route, ctx) {
+  const mode = route.params[0] === "pass" ? "pass" : "ai";
+  const defaults = getSettings();
+  const state = {
+    mode,
+    seats: initialSeats(mode),
+    finish: "classic",
+    exactFinish: defaults.exactFinish,
+    sixAgain: defaults.sixAgain,
+    shuffle: false,
+  };
+  const title = mode === "ai" ? "Play with AI" : "Pass & Play";
+  ctx.setTitle(title);
+
+  const seatList = h("ol", { class: "seat-list", dataset: { testid: "seat-list" } });
+  const seatNote = h("p", { class: "form-note", role: "status", "aria-live": "polite", dataset: { testid: "seat-note" } });
+  const formError = h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" } });
+  const seatControls = h("div", { class: "seat-controls" });
+  const startButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "start-game" } }, "Start Game");
+
+  const form = h("form", { class: "setup-form", novalidate: true, on: { submit: (e) => { e.preventDefault(); start(); } } },
+    h("section", { class: "panel-card", "aria-labelledby": "seats-heading" },
+      h("h2", { id: "seats-heading" }, mode === "ai" ? "Players" : "Who is playing?"),
+      h("p", { class: "hint" }, mode === "ai"
+        ? "You against the computer. Pick your name and colour, and how many AI players to race."
+        : "Everyone shares this device. Add a seat for each player; any seat can be played by the computer."),
+      seatControls,
+      seatList,
+      seatNote),
+    h("section", { class: "panel-card", "aria-labelledby": "finish-heading" },
+      h("h2", { id: "finish-heading" }, "How does it end?"),
+      finishCards()),
+    h("section", { class: "panel-card", "aria-labelledby": "rules-heading" },
+      h("h2", { id: "rules-heading" }, "House rules"),
+      toggle("exact", "Exact finish", "You need the exact count to land on 100.", state.exactFinish, (v) => { state.exactFinish = v; }, "rule-exact-finish"),
+      toggle("six", "Sixes roll again", "A six earns a bonus roll (never more than two sixes in a row).", state.sixAgain, (v) => { state.sixAgain = v; }, "rule-six-again"),
+      toggle("shuffle", "Shuffle turn order", "Pick who goes first at random.", state.shuffle, (v) => { state.shuffle = v; }, "shuffle")),
+    formError,
+    h("div", { class: "form-actions" },
+      h("a", { class: "button button-secondary", href: "#/", dataset: { testid: "back-home" } }, "Back"),
+      startButton));
+
+  const screen = h("section", { class: "screen setup", dataset: { screen: "setup", mode } },
+    h("h1", {}, title),
+    form);
+  root.append(screen);
+  renderSeats();
+
+  function finishCards() {
+    const name = uniqueId("finish");
+    const card = (value, label, text) => {
+      const id = uniqueId("finish-opt");
+      return h("label", { class: "radio-card", for: id },
+        h("input", { type: "radio", name, id, value, checked: state.finish === value, dataset: { testid: `finish-${value}` }, on: { change: () => { state.finish = value; } } }),
+        h("span", { class: "radio-card-body" },
+          h("span", { class: "radio-card-title" }, label),
+          h("span", { class: "radio-card-text" }, text)));
+    };
+    return h("fieldset", { class: "radio-cards" },
+      h("legend", { class: "visually-hidden" }, "How the game finishes"),
+      card("classic", "Classic", "The first player to reach 100 wins, and the game ends."),
+      card("last-one-standing", "Last One Standing", "Finishers take 1st, 2nd, 3rd… and the rest race on to the end."));
+  }
+
+  function renderSeats(focusKey = null) {
+    clear(seatControls);
+    if (mode === "ai") {
+      const aiCount = state.seats.length - 1;
+      const countId = uniqueId("ai-count");
+      seatControls.append(h("div", { class: "stepper", role: "group", "aria-labelledby": countId },
+        h("span", { id: countId, class: "stepper-label" }, "AI players"),
+        h("button", { class: "stepper-button", type: "button", "aria-label": "Fewer AI players", disabled: aiCount <= 1, dataset: { testid: "ai-fewer", focusKey: "ai-fewer" }, on: { click: () => setAiCount(aiCount - 1, "ai-fewer") } }, "−"),
+        h("output", { class: "stepper-value", "aria-live": "polite", dataset: { testid: "ai-count" } }, String(aiCount)),
+        h("button", { class: "stepper-button", type: "button", "aria-label": "More AI players", disabled: aiCount >= 5, dataset: { testid: "ai-more", focusKey: "ai-more" }, on: { click: () => setAiCount(aiCount + 1, "ai-more") } }, "+")));
+    }
+    clear(seatList);
+    const marks = tokenMarks(state.seats.map((seat, index) => ({ ...seat, index })));
+    state.seats.forEach((seat, i) => seatList.append(seatRow(seat, i, marks[i])));
+    if (mode === "pass") {
+      seatList.append(h("li", { class: "seat-add" },
+        h("button", { class: "button button-secondary", type: "button", disabled: state.seats.length >= MAX_SEATS, dataset: { testid: "add-seat", focusKey: "add-seat" }, on: { click: addSeat } },
+          state.seats.length >= MAX_SEATS ? "Six seats is the most" : "+ Add a player")));
+    }
+    if (focusKey) {
+      const target = screen.querySelector(`[data-focus-key="${focusKey}"]`);
+      if (target && !target.disabled) target.focus();
+      else if (target) screen.querySelector("[data-testid=add-seat], [data-testid=ai-more], [data-testid=ai-fewer]:not([disabled])")?.focus();
+    }
+  }
+
+  function seatRow(seat, i, mark) {
+    const nameId = uniqueId("seat-name");
+    const errId = uniqueId("seat-err");
+    const isYou = mode === "ai" && i === 0;
+    const label = isYou ? "Your name" : seat.kind === "ai" ? `AI player ${mode === "ai" ? i : i + 1} name` : `Player ${i + 1} name`;
+    const look = colour(seat.colour);
+    const preview = h("span", { class: `token-preview colour-${seat.colour}`, "aria-hidden": "true" }, mark);
+    const err = h("span", { class: "field-error", id: errId });
+    const input = h("input", {
+      id: nameId, class: "text-input", type: "text", value: seat.name, autocomplete: "off", spellcheck: "false",
+      "aria-describedby": errId, dataset: { testid: "seat-name", focusKey: `name-${i}` },
+      on: {
+        input: () => {
+          seat.name = input.value;
+          const problem = validName(input.value);
+          if (!problem || input.getAttribute("aria-invalid") === "true") showFieldError(input, err, problem);
+          updateMarks();
+        },
+        blur: () => showFieldError(input, err, validName(input.value)),
+      },
+    });
+    const head = h("div", { class: "seat-row-head" },
+      preview,
+      h("div", { class: "field" }, h("label", { for: nameId, class: "field-label" }, label), input, err));
+    if (mode === "pass") {
+      head.append(kindToggle(seat, i));
+      if (state.seats.length > MIN_SEATS) {
+        head.append(h("button", {
+          class: "icon-button remove-seat", type: "button", "aria-label": `Remove ${seat.name.trim() || `player ${i + 1}`}`,
+          dataset: { testid: "remove-seat", focusKey: `remove-${i}` }, on: { click: () => removeSeat(i) },
+        }, h("span", { "aria-hidden": "true" }, "✕")));
+      }
+    } else if (seat.kind === "ai") {
+      head.append(h("span", { class: "chip chip-ai" }, "AI"));
+    } else {
+      head.append(h("span", { class: "chip chip-you" }, "You"));
+    }
+    return h("li", { class: `seat-row colour-${seat.colour}`, dataset: { testid: "setup-seat", seat: String(i), colour: look.id, kind: seat.kind } },
+      head,
+      colourPicker(seat, i));
+  }
+
+  function kindToggle(seat, i) {
+    const name = uniqueId("kind");
+    const option = (value, text) => {
+      const id = uniqueId("kind-opt");
+      return h("label", { class: "segment", for: id },
+        h("input", { type: "radio", id, name, value, checked: seat.kind === value, dataset: { testid: `kind-${value}`, focusKey: `kind-${i}-${value}` }, on: { change: () => setKind(i, value) } }),
+        h("span", {}, text));
+    };
+    return h("fieldset", { class: "segmented" },
+      h("legend", { class: "visually-hidden" }, `Who plays seat ${i + 1}`),
+      option("human", "Person"),
+      option("ai", "AI"));
+  }
+
+  function colourPicker(seat, i) {
+    const name = uniqueId("colour");
+    const owners = new Map(state.seats.map((other, j) => [other.colour, j]));
+    const fieldset = h("fieldset", { class: "colour-picker" },
+      h("legend", { class: "field-label" }, "Colour"));
+    for (const c of COLOURS) {
+      const id = uniqueId("colour-opt");
+      const owner = owners.get(c.id);
+      const takenBy = owner !== undefined && owner !== i ? state.seats[owner].name.trim() || `player ${owner + 1}` : null;
+      fieldset.append(h("label", { class: `swatch colour-${c.id}${takenBy ? " taken" : ""}`, for: id, title: takenBy ? `${c.label} — used by ${takenBy}` : c.label },
+        h("input", { type: "radio", id, name, value: c.id, checked: seat.colour === c.id, dataset: { testid: `colour-${c.id}`, focusKey: `colour-${i}-${c.id}` }, on: { change: () => pickColour(i, c.id) } }),
+        h("span", { class: "swatch-dot", "aria-hidden": "true" }),
+        h("span", { class: "visually-hidden" }, takenBy ? `${c.label} (used by ${takenBy}; picking it swaps colours)` : c.label)));
+    }
+    return fieldset;
+  }
+
+  function updateMarks() {
+    const marks = tokenMarks(state.seats.map((seat, index) => ({ ...seat, index })));
+    seatList.querySelectorAll(".token-preview").forEach((el, i) => {
+      el.textContent = marks[i];
+    });
+  }
+
+  function pickColour(i, colourId) {
+    const other = state.seats.findIndex((seat, j) => j !== i && seat.colour === colourId);
+    const previous = state.seats[i].colour;
+    state.seats[i].colour = colourId;
+    if (other >= 0) {
+      state.seats[other].colour = previous;
+      const who = state.seats[other].name.trim() || `Player ${other + 1}`;
+      seatNote.textContent = `${colour(colourId).label} was taken, so you swapped: ${who} is now ${colour(previous).label}.`;
+    } else {
+      seatNote.textContent = "";
+    }
+    renderSeats(`colour-${i}-${colourId}`);
+  }
+
+  function setKind(i, kind) {
+    const seat = state.seats[i];
+    seat.kind = kind;
+    if (kind === "ai" && /^Player \d$/.test(seat.name)) seat.name = freeAiName();
+    else if (kind === "human" && AI_NAMES.includes(seat.name)) seat.name = `Player ${i + 1}`;
+    renderSeats(`kind-${i}-${kind}`);
+  }
+
+  function freeAiName() {
+    const used = new Set(state.seats.map((seat) => seat.name));
+    return AI_NAMES.find((n) => !used.has(n)) || "Robot";
+  }
+
+  function freeColour() {
+    const used = new Set(state.seats.map((seat) => seat.colour));
+    return COLOURS.find((c) => !used.has(c.id)).id;
+  }
+
+  function setAiCount(count, focusKey) {
+    const target = Math.max(1, Math.min(5, count));
+    while (state.seats.length - 1 < target) state.seats.push({ name: freeAiName(), colour: freeColour(), kind: "ai" });
+    while (state.seats.length - 1 > target) state.seats.pop();
+    seatNote.textContent = `${target} AI player${target === 1 ? "" : "s"}.`;
+    renderSeats(focusKey);
+  }
+
+  function addSeat() {
+    if (state.seats.length >= MAX_SEATS) return;
+    const used = new Set(state.seats.map((seat) => seat.name));
+    let n = state.seats.length + 1;
+    while (used.has(`Player ${n}`)) n++;
+    state.seats.push({ name: `Player ${n}`, colour: freeColour(), kind: "human" });
+    seatNote.textContent = `Added player ${state.seats.length}.`;
+    renderSeats(`name-${state.seats.length - 1}`);
+  }
+
+  function removeSeat(i) {
+    if (state.seats.length <= MIN_SEATS) return;
+    const [gone] = state.seats.splice(i, 1);
+    seatNote.textContent = `Removed ${gone.name.trim() || "a player"}.`;
+    renderSeats(state.seats.length > MIN_SEATS ? `remove-${Math.min(i, state.seats.length - 1)}` : "add-seat");
+  }
+
+  function showFieldError(input, err, problem) {
+    err.textContent = problem;
+    if (problem) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+  }
+
+  async function start() {
+    formError.textContent = "";
+    let firstBad = null;
+    seatList.querySelectorAll("[data-testid=seat-name]").forEach((input) => {
+      const problem = validName(input.value);
+      const err = document.getElementById(input.getAttribute("aria-describedby"));
+      showFieldError(input, err, problem);
+      if (problem && !firstBad) firstBad = input;
+    });
+    if (firstBad) {
+      formError.textContent = "Check the names above: every seat needs a name of 1–20 characters.";
+      firstBad.focus();
+      return;
+    }
+    if (!state.seats.some((seat) => seat.kind === "human")) {
+      formError.textContent = "At least one seat must be played by a person.";
+      return;
+    }
+    const body = {
+      mode,
+      seats: state.seats.map((seat) => ({ name: seat.name.trim(), colour: seat.colour, kind: seat.kind })),
+      rules: { finish: state.finish, exact_finish: state.exactFinish, six_again: state.sixAgain },
+      shuffle: state.shuffle,
+    };
+    startButton.disabled = true;
+    startButton.textContent = "Starting…";
+    try {
+      const created = await createRoom(body);
+      if (!created || typeof created.code !== "string" || typeof created.secret !== "string") {
+        throw new Error("The server's answer was missing the room code.");
+      }
+      saveGame({ code: created.code, secret: created.secret, mode });
+      rememberLast(mode, state.seats);
+      ctx.navigate(`game/${created.code}`, { guard: false });
+    } catch (err) {
+      formError.textContent = err && err.message ? err.message : "Could not start the game. Please try again.";
+      startButton.disabled = false;
+      startButton.textContent = "Start Game";
+    }
+  }
+}
+
+function toggle(key, label, text, checked, onChange, testid) {
+  const id = uniqueId(`switch-${key}`);
+  const descId = uniqueId("desc");
+  return h("div", { class: "switch-row" },
+    h("input", { type: "checkbox", role: "switch", class: "switch", id, checked, "aria-describedby": descId, dataset: { testid }, on: { change: (e) => onChange(e.target.checked) } }),
+    h("label", { for: id, class: "switch-label" },
+      h("span", { class: "switch-title" }, label),
+      h("span", { class: "switch-text", id: descId }, text)));
+}
+
+export { toggle };

@@ -1,0 +1,91 @@
+// Player preferences kept in localStorage: animation speed, sound, reduced motion,
+// and the house-rule defaults that new games start from.
+
+const KEY = "snakes.settings";
+
+export const SPEEDS = {
+  slow: { label: "Slow", factor: 1.6 },
+  normal: { label: "Normal", factor: 1 },
+  fast: { label: "Fast", factor: 0.5 },
+  // Used by tests and impatient players: every animation still runs, in ~no time.
+  instant: { label: "Instant", factor: 0.001 },
+};
+
+const DEFAULTS = Object.freeze({
+  speed: "normal",
+  sound: true,
+  reducedMotion: false,
+  exactFinish: true,
+  sixAgain: true,
+});
+
+const listeners = new Set();
+let current = load();
+
+function load() {
+  try {
+    const raw = JSON.parse(localStorage.getItem(KEY) || "{}");
+    return sanitize(raw);
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+function sanitize(raw) {
+  const out = { ...DEFAULTS };
+  if (raw && typeof raw === "object") {
+    if (typeof raw.speed === "string" && raw.speed in SPEEDS) out.speed = raw.speed;
+    for (const key of ["sound", "reducedMotion", "exactFinish", "sixAgain"]) {
+      if (typeof raw[key] === "boolean") out[key] = raw[key];
+    }
+  }
+  return out;
+}
+
+export function getSettings() {
+  return { ...current };
+}
+
+export function updateSettings(patch) {
+  current = sanitize({ ...current, ...patch });
+  try {
+    localStorage.setItem(KEY, JSON.stringify(current));
+  } catch {
+    // Private mode or a full quota: the settings still apply for this visit.
+  }
+  applyToDocument();
+  for (const listener of listeners) listener(getSettings());
+}
+
+export function onSettingsChange(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const systemReduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+/** True when either the system or the player asked for less motion. */
+export function reducedMotion() {
+  return current.reducedMotion || Boolean(systemReduced && systemReduced.matches);
+}
+
+let boost = 1;
+
+/** Temporarily speed everything up (events piling up); 1 is normal. */
+export function setBoost(factor) {
+  boost = factor > 0 ? Math.min(1, factor) : 1;
+}
+
+/** Multiply a nominal duration (ms) by the chosen animation speed (and any boost). */
+export function duration(ms) {
+  return ms * SPEEDS[current.speed].factor * boost;
+}
+
+export function applyToDocument() {
+  document.documentElement.classList.toggle("reduce-motion", reducedMotion());
+  document.documentElement.dataset.speed = current.speed;
+}
+
+if (systemReduced && systemReduced.addEventListener) {
+  systemReduced.addEventListener("change", applyToDocument);
+}
