@@ -83,10 +83,10 @@ def _manager(request: Request) -> RoomManager:
 
 
 @router.post("/api/rooms", status_code=201, responses=_ERRORS)
-def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
+async def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
     """Create a room. Local rooms (ai, pass) start at once; online rooms open a lobby."""
     seats = [Seat(s.name, s.colour, Kind(s.kind)) for s in body.seats]
-    room, secret = _manager(request).create(
+    room, secret = await _manager(request).create(
         Mode(body.mode),
         seats,
         clean_rules(body.rules.model_dump()),
@@ -98,23 +98,22 @@ def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
 
 
 @router.post("/api/rooms/{code}/join", status_code=201, responses=_ERRORS)
-def join_room(code: str, body: JoinRoom, request: Request) -> SeatsHeld:
+async def join_room(code: str, body: JoinRoom, request: Request) -> SeatsHeld:
     """Take a free seat in an online room's lobby, with a name and a free colour."""
-    room, seat, secret = _manager(request).join(code, body.name, body.colour)
+    room, seat, secret = await _manager(request).join(code, body.name, body.colour)
     return SeatsHeld(code=room.code, secret=secret, seats=[seat])
 
 
 @router.get("/api/rooms/{code}", responses=_ERRORS)
-def get_room(code: str, request: Request) -> dict[str, Any]:
+async def get_room(code: str, request: Request) -> dict[str, Any]:
     """A room's public view: seats, rules, state. Never a secret."""
-    manager = _manager(request)
-    return manager.view(manager.room(code))
+    return await _manager(request).public_view(code)
 
 
 @router.get("/api/rooms/{code}/record", responses=_ERRORS)
-def get_record(code: str, request: Request, game: int | None = None) -> Response:
+async def get_record(code: str, request: Request, game: int | None = None) -> Response:
     """The record of the room's last finished game (or of game number ``game``)."""
-    text = _manager(request).store.load_record(normalise_code(code), game)
+    text = await _manager(request).backend.load_record(normalise_code(code), game)
     if text is None:
         raise ProtocolError("record_not_found", "no finished game is recorded for that room")
     return Response(
@@ -127,9 +126,9 @@ def get_record(code: str, request: Request, game: int | None = None) -> Response
 
 
 @router.get("/api/rooms/{code}/qr.svg", responses=_ERRORS)
-def get_qr(code: str, request: Request) -> Response:
+async def get_qr(code: str, request: Request) -> Response:
     """A QR code of the room's invite link, for phones."""
-    view = get_room(code, request)
+    view = await get_room(code, request)
     buffer = io.BytesIO()
     segno.make(view["invite_url"], error="m").save(
         buffer, kind="svg", scale=6, border=2, dark="#14301c", light="#ffffff", xmldecl=False
@@ -146,7 +145,7 @@ def get_content() -> dict[str, Any]:
 @router.get("/healthz")
 def health(request: Request) -> dict[str, Any]:
     manager = _manager(request)
-    return {"status": "ok", "rooms": len(manager.rooms)}
+    return {"status": "ok", "rooms": len(manager.rooms), **manager.backend.stats()}
 
 
 _STATUS = {

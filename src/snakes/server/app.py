@@ -18,8 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from snakes import __version__
 from snakes.engine import DiceSource, SecureDice
 from snakes.server import api, testing
+from snakes.server.backend import LocalBackend
 from snakes.server.clock import Clock, ManualClock, SystemClock
-from snakes.server.hub import InMemoryHub
 from snakes.server.manager import RoomManager
 from snakes.server.protocol import ProtocolError
 from snakes.server.settings import Settings
@@ -55,21 +55,16 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = SQLiteStore.in_folder(settings.data_dir)
-        manager = RoomManager(settings, store, InMemoryHub(), clock, dice)
-        manager.load()
+        manager = RoomManager(settings, LocalBackend(store, clock), dice)
+        await manager.start()
         app.state.manager = manager
-        tasks = [
-            asyncio.create_task(manager.run_timers()),
-            asyncio.create_task(_purge_forever(manager)),
-        ]
+        purging = asyncio.create_task(_purge_forever(manager))
         log.info("serving with data in %s", store.path)
         try:
             yield
         finally:
-            for task in tasks:
-                task.cancel()
-            manager.close_all()
-            store.close()
+            purging.cancel()
+            await manager.stop()
 
     app = FastAPI(
         title="Snakes & Ladders",
@@ -135,7 +130,7 @@ def create_app(settings: Settings) -> FastAPI:
 async def _purge_forever(manager: RoomManager) -> None:
     while True:
         try:
-            manager.purge()
+            await manager.purge()
         except Exception:
             log.exception("purge failed")
         await asyncio.sleep(PURGE_EVERY_SECONDS)

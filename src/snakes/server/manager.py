@@ -1,19 +1,21 @@
 """The room manager: every room's intents, one at a time, and the timers that drive them.
 
-Data flows one way: intent -> room -> engine -> events -> store -> every viewer. Each
-handler runs to completion without awaiting, so one room's intents never interleave.
+Data flows one way: intent -> room -> engine -> events -> store -> every viewer. A
+handler runs to completion on a fresh copy of its room without awaiting, writing down
+what must follow in a :class:`Work`; the backend then commits that work as one unit.
+If another node changed the room first, the commit fails and the intent is tried
+again on the newer room (where a stale roll is refused), so nothing is applied twice.
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
 import json
 import logging
 import random
 import time
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from snakes.engine import (
     MAX_SEATS,
@@ -21,100 +23,131 @@ from snakes.engine import (
     Action,
     Climbed,
     DiceSource,
+    GameState,
     Leave,
     Moved,
     Remove,
     Roll,
     RuleError,
+    Rules,
     Skip,
     Slid,
 )
-from snakes.server.clock import Clock
+from snakes.server.backend import Backend, Work
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
-from snakes.server.hub import Hub, Session
 from snakes.server.protocol import ProtocolError
-from snakes.server.rooms import COLOURS, Kind, Mode, Phase, Room, Seat
+from snakes.server.rooms import COLOURS, Kind, Mode, Phase, Room, Seat, TurnClock
+from snakes.server.session import Session
 from snakes.server.settings import Settings
-from snakes.server.store import Store
-from snakes.server.views import TurnClock, room_view
+from snakes.server.views import room_view
 
 log = logging.getLogger("snakes.rooms")
 
+T = TypeVar("T")
+
 MAX_FAST_FORWARD = 50_000
 """'Skip to results' plays at most this many rolls (a game never needs close to it)."""
+COMMIT_ATTEMPTS = 8
+TIMER_NAMES = ("turn", "ai", "idle", "host")
 
 
 class RoomManager:
-    def __init__(
-        self, settings: Settings, store: Store, hub: Hub, clock: Clock, dice: DiceSource
-    ) -> None:
+    def __init__(self, settings: Settings, backend: Backend, dice: DiceSource) -> None:
         self.settings = settings
-        self.store = store
-        self.hub = hub
-        self.clock = clock
+        self.backend = backend
+        self.clock = backend.clock
         self.dice = dice
         self.rooms: dict[str, Room] = {}
-        self.turn_clocks: dict[str, TurnClock] = {}
-        self._timers: dict[tuple[str, str], float] = {}
-        self._heap: list[tuple[float, str, str]] = []
-        self._wake = asyncio.Event()
+        """Rooms this process has at hand; the backend has the final word on each."""
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._work = Work()
         self.rolls = 0
 
     # ---- life cycle -------------------------------------------------------------
 
-    def load(self) -> None:
-        """Bring back every live online room after a start. Countdowns start again in full."""
-        for code in self.store.room_codes(online=True):
-            room = self.store.load_room(code)
-            if room is not None:
-                self.rooms[code] = room
-                self._schedule(room, new_turn=True)
+    async def start(self) -> None:
+        """Start the timers, and bring back rooms that were live when the process stopped.
 
-    def close_all(self) -> None:
-        """On shutdown: tell every connection to come back (1012, service restart)."""
+        Their countdowns start again in full: nobody is skipped for the downtime.
+        """
+        await self.backend.start(self.fire)
+        for code in await self.backend.startup_rooms():
+            await self._attempt(code, self._restart_timers)
+
+    async def stop(self) -> None:
         for code in list(self.rooms):
-            for session in self.hub.sessions(code):
+            for session in self.backend.local_sessions(code):
                 session.close()
+        await self.backend.stop()
 
-    def purge(self) -> int:
+    def _restart_timers(self, room: Room) -> None:
+        room.turn_clock = None
+        for name in list(room.timers):
+            self._set_timer(room, name, None)
+        self._schedule(room, new_turn=True)
+
+    async def purge(self) -> int:
         """Drop records past retention and local games nobody resumed in that time."""
-        cutoff = time.time() - self.settings.record_days * 86400
-        return self.store.purge(records_before=cutoff, local_rooms_before=cutoff)
+        return await self.backend.purge(time.time() - self.settings.record_days * 86400)
 
-    async def run_timers(self) -> None:
-        while True:
-            now = self.clock.now()
-            while self._heap and self._heap[0][0] <= now:
-                due, code, name = heapq.heappop(self._heap)
-                if self._timers.get((code, name)) != due:
-                    continue  # cancelled or moved
-                del self._timers[(code, name)]
+    # ---- running handlers ---------------------------------------------------------
+
+    async def run(self, code: str, handler: Callable[[Room], T]) -> T:
+        """Run ``handler`` on the room, then commit what it did; retry on a conflict."""
+        code = normalise_code(code)
+        lock = self._locks.setdefault(code, asyncio.Lock())
+        async with lock:
+            for _ in range(COMMIT_ATTEMPTS):
+                room = self.rooms.get(code)
+                fresh = await self.backend.fetch(code, room) if is_room_code(code) else None
+                if fresh is None:
+                    self.rooms.pop(code, None)
+                    self._locks.pop(code, None)
+                    raise ProtocolError("room_not_found", "no room has that code")
+                self.rooms[code] = fresh
+                self._work = work = Work()
                 try:
-                    self._fire(code, name)
-                except Exception:
-                    log.exception("timer %s of room %s failed", name, code)
-            delay = self._heap[0][0] - now if self._heap else None
-            self._wake.clear()
-            await self.clock.wait(delay, self._wake)
+                    result = handler(fresh)
+                except ProtocolError:
+                    raise
+                except BaseException:
+                    self.rooms.pop(code, None)  # the copy may be half-changed
+                    raise
+                if work.empty:
+                    return result
+                fresh.rev += 1
+                if await self.backend.commit(fresh, work):
+                    if work.delete:
+                        self.rooms.pop(code, None)
+                        self._locks.pop(code, None)
+                    return result
+                self.rooms.pop(code, None)  # another node changed it first
+            raise ProtocolError("busy", "the room is busy; try again")
 
-    def _set_timer(self, code: str, name: str, due: float) -> None:
-        self._timers[(code, name)] = due
-        heapq.heappush(self._heap, (due, code, name))
-        self._wake.set()
+    async def _attempt(self, code: str, handler: Callable[[Room], Any]) -> None:
+        """Run a handler for the server's own sake; a room that has gone is no error."""
+        try:
+            await self.run(code, handler)
+        except ProtocolError as error:
+            if error.code != "room_not_found":
+                log.warning("room %s: %s", code, error.message)
 
-    def _cancel_timer(self, code: str, name: str) -> None:
-        self._timers.pop((code, name), None)
+    async def fire(self, code: str, name: str, due: float) -> None:
+        def handler(room: Room) -> None:
+            if abs(room.timers.get(name, -1.0) - due) > 1e-6:
+                return  # moved or cancelled since
+            self._set_timer(room, name, None)
+            self._fire(room, name)
 
-    def timer_due(self, code: str, name: str) -> float | None:
-        return self._timers.get((code, name))
+        await self._attempt(code, handler)
 
     # ---- rooms ------------------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         mode: Mode,
         seats: list[Seat],
-        rules: Any,
+        rules: Rules,
         *,
         shuffle: bool,
         countdown_seconds: int | None,
@@ -137,61 +170,54 @@ class RoomManager:
         if shuffle:
             random.SystemRandom().shuffle(seats)
         now = time.time()
-        room = Room(
-            code=self._free_code(),
-            mode=mode,
-            rules=rules,
-            seats=seats,
-            countdown_seconds=countdown,
-            host=0 if mode is Mode.ONLINE else None,
-            phase=Phase.LOBBY if mode is Mode.ONLINE else Phase.PLAYING,
-            created_at=now,
-            touched_at=now,
-        )
-        if room.phase is Phase.PLAYING:
-            room.start_game()
-        self.store.save_room(room)
-        self.rooms[room.code] = room
-        self._schedule(room, new_turn=True)
-        log.info("room %s created (%s, %d seats)", room.code, mode.value, len(seats))
-        return room, secret
+        for _ in range(COMMIT_ATTEMPTS):
+            room = Room(
+                code=new_room_code(),
+                mode=mode,
+                rules=rules,
+                seats=seats,
+                countdown_seconds=countdown,
+                host=0 if mode is Mode.ONLINE else None,
+                phase=Phase.LOBBY if mode is Mode.ONLINE else Phase.PLAYING,
+                created_at=now,
+                touched_at=now,
+                rev=1,
+            )
+            self._work = work = Work(changed=True)
+            if room.phase is Phase.PLAYING:
+                room.start_game()
+                work.new_game = True
+            self._schedule(room, new_turn=True)
+            if await self.backend.commit(room, work, created=True):
+                self.rooms[room.code] = room
+                log.info("room %s created (%s, %d seats)", room.code, mode.value, len(seats))
+                return room, secret
+        raise ProtocolError("busy", "could not find a free room code; try again")
 
-    def join(self, code: str, name: str, colour: str) -> tuple[Room, int, str]:
+    async def join(self, code: str, name: str, colour: str) -> tuple[Room, int, str]:
         """Take a free seat in an online lobby."""
-        room = self.room(code)
-        if room.mode is not Mode.ONLINE:
-            raise ProtocolError("not_allowed", "only online rooms can be joined")
-        if room.phase is not Phase.LOBBY:
-            raise ProtocolError("already_started", "the game has started; you can watch it")
-        if len(room.seats) >= MAX_SEATS:
-            raise ProtocolError("room_full", f"all {MAX_SEATS} seats are taken")
         secret = new_secret()
-        seat = Seat(name, colour, Kind.HUMAN, hash_secret(secret))
-        _check_colours([*room.seats, seat])
-        room.seats.append(seat)
-        index = len(room.seats) - 1
-        self._touch(room)
-        self.store.save_room(room)
-        self._publish(room, [{"type": "joined", "seat": index}])
-        return room, index, secret
 
-    def room(self, code: str) -> Room:
-        """A live room by code (loading a local game from the store if needed)."""
-        code = normalise_code(code)
-        room = self.rooms.get(code)
-        if room is None and is_room_code(code):
-            room = self.store.load_room(code)
-            if room is not None:
-                self.rooms[code] = room
-        if room is None:
-            raise ProtocolError("room_not_found", "no room has that code")
-        return room
+        def handler(room: Room) -> int:
+            if room.mode is not Mode.ONLINE:
+                raise ProtocolError("not_allowed", "only online rooms can be joined")
+            if room.phase is not Phase.LOBBY:
+                raise ProtocolError("already_started", "the game has started; you can watch it")
+            if len(room.seats) >= MAX_SEATS:
+                raise ProtocolError("room_full", f"all {MAX_SEATS} seats are taken")
+            seat = Seat(name, colour, Kind.HUMAN, hash_secret(secret))
+            _check_colours([*room.seats, seat])
+            room.seats.append(seat)
+            index = len(room.seats) - 1
+            self._touch(room)
+            self._publish(room, [{"type": "joined", "seat": index}])
+            return index
 
-    def _free_code(self) -> str:
-        while True:
-            code = new_room_code()
-            if code not in self.rooms and self.store.load_room(code) is None:
-                return code
+        index = await self.run(code, handler)
+        return self.rooms[normalise_code(code)], index, secret
+
+    async def public_view(self, code: str) -> dict[str, Any]:
+        return await self.run(code, self.view)
 
     def _check_countdown(self, seconds: int) -> None:
         low, high = self.settings.countdown_min, self.settings.countdown_max
@@ -200,47 +226,59 @@ class RoomManager:
 
     # ---- connections ------------------------------------------------------------
 
-    def hello(self, session: Session, code: str, secret: str | None) -> Room:
-        room = self.room(code)
-        seats: frozenset[int] = frozenset()
-        if secret is not None:
-            digest = hash_secret(secret)
-            seats = frozenset(i for i, s in enumerate(room.seats) if s.secret_hash == digest)
-            if not seats:
-                raise ProtocolError("bad_secret", "that secret holds no seat in this room")
-        if session.room is not None:
-            self.disconnect(session)
-        session.room = room.code
-        session.seats = seats
-        session.secret_hash = hash_secret(secret) if secret else ""
-        self.hub.attach(room.code, session)
-        self._schedule(room)
-        self._publish(room, [], exclude=session)
-        return room
+    async def hello(self, session: Session, code: str, secret: str | None) -> None:
+        digest = hash_secret(secret) if secret is not None else ""
 
-    def disconnect(self, session: Session) -> None:
+        def check(room: Room) -> str:
+            if digest and all(s.secret_hash != digest for s in room.seats):
+                raise ProtocolError("bad_secret", "that secret holds no seat in this room")
+            return room.code
+
+        canonical = await self.run(code, check)
+        if session.room is not None:
+            await self.disconnect(session)
+        session.room = canonical
+        session.secret_hash = digest
+        await self.backend.attach(canonical, session)
+
+        def greet(room: Room) -> None:
+            session.seats = self._held(room, digest)
+            welcome = {"type": "welcome", "you": self._you(session, room), "room": self.view(room)}
+            session.send(json.dumps(welcome))
+            self._publish(room, [], skip=session)
+
+        try:
+            await self.run(canonical, greet)
+        except ProtocolError:
+            await self.disconnect(session)
+            raise
+
+    async def disconnect(self, session: Session) -> None:
         code = session.room
         if code is None:
             return
-        self.hub.detach(code, session)
         session.room = None
+        await self.backend.detach(code, session)
+
+        def left(room: Room) -> None:
+            self._publish(room, [])
+
+        await self._attempt(code, left)
         room = self.rooms.get(code)
-        if room is None:
-            return
-        if room.is_local and not self.hub.sessions(code):
+        if room is not None and room.is_local and not self.backend.presence(code).viewers:
             # A local game pauses while no device shows it; the store keeps it.
-            self._release(room, delete=False)
-            return
-        self._schedule(room)
-        self._publish(room, [])
+            self.rooms.pop(code, None)
+
+    def _held(self, room: Room, digest: str) -> frozenset[int]:
+        if not digest:
+            return frozenset()
+        return frozenset(i for i, s in enumerate(room.seats) if s.secret_hash == digest)
 
     def connected_seats(self, room: Room) -> set[int]:
-        held: set[int] = set()
-        for session in self.hub.sessions(room.code):
-            held |= session.seats
-        return held
+        digests = self.backend.presence(room.code).secrets
+        return {i for i, s in enumerate(room.seats) if s.secret_hash and s.secret_hash in digests}
 
-    def you(self, session: Session, room: Room) -> dict[str, Any]:
+    def _you(self, session: Session, room: Room) -> dict[str, Any]:
         return {
             "seats": sorted(session.seats),
             "host": room.host is not None and room.host in session.seats,
@@ -252,21 +290,20 @@ class RoomManager:
             room,
             connected=self.connected_seats(room),
             now=self.clock.now(),
-            turn_clock=self.turn_clocks.get(room.code),
             paused=self._all_racers_away(room),
             public_url=self.settings.public_url
             or f"http://{self.settings.host}:{self.settings.port}",
         )
 
-    def welcome(self, session: Session, room: Room) -> str:
-        return json.dumps(
-            {"type": "welcome", "you": self.you(session, room), "room": self.view(room)}
-        )
-
     # ---- intents ----------------------------------------------------------------
 
-    def roll(self, session: Session, seat: int, version: int) -> None:
-        room = self._seat_room(session, seat)
+    async def intent(self, session: Session, handler: Callable[[Session, Room], None]) -> None:
+        if session.room is None:
+            raise ProtocolError("not_in_room", "say hello to a room first")
+        await self.run(session.room, lambda room: handler(session, room))
+
+    def roll(self, session: Session, room: Room, seat: int, version: int) -> None:
+        self._check_seat(session, room, seat)
         game = self._playing(room)
         if version != room.version:
             raise ProtocolError(
@@ -276,8 +313,8 @@ class RoomManager:
             raise ProtocolError("not_your_turn", f"it is {room.seats[game.turn or 0].name}'s turn")
         self._act(room, Roll(seat, self.dice.roll(game.faces)))
 
-    def leave(self, session: Session, seat: int) -> None:
-        room = self._seat_room(session, seat)
+    def leave(self, session: Session, room: Room, seat: int) -> None:
+        self._check_seat(session, room, seat)
         if room.phase is Phase.LOBBY:
             self._remove_from_lobby(room, seat)
             return
@@ -286,8 +323,8 @@ class RoomManager:
         if room.host == seat:
             self._pass_host(room)
 
-    def start(self, session: Session, shuffle: bool) -> None:
-        room = self._host_room(session)
+    def start_game(self, session: Session, room: Room, shuffle: bool) -> None:
+        self._check_host(session, room)
         if room.phase is not Phase.LOBBY:
             raise ProtocolError("already_started", "the game has already started")
         if len(room.seats) < 2:
@@ -296,14 +333,13 @@ class RoomManager:
             host_seat = room.seats[room.host or 0]
             random.SystemRandom().shuffle(room.seats)
             room.host = room.seats.index(host_seat)
-            self._refresh_sessions(room)
         room.start_game()
+        self._work.new_game = True
         self._touch(room)
-        self.store.save_room(room)
         self._publish(room, [{"type": "started"}], new_turn=True)
 
-    def set_rules(self, session: Session, rules: Any, countdown: int | None) -> None:
-        room = self._host_room(session)
+    def set_rules(self, session: Session, room: Room, rules: Rules, countdown: int | None) -> None:
+        self._check_host(session, room)
         if room.phase is not Phase.LOBBY:
             raise ProtocolError("already_started", "rules are fixed once the game starts")
         if countdown is not None:
@@ -311,11 +347,10 @@ class RoomManager:
             room.countdown_seconds = countdown
         room.rules = rules
         self._touch(room)
-        self.store.save_room(room)
         self._publish(room, [{"type": "rules_changed"}])
 
-    def remove(self, session: Session, seat: int) -> None:
-        room = self._host_room(session)
+    def remove(self, session: Session, room: Room, seat: int) -> None:
+        self._check_host(session, room)
         if not 0 <= seat < len(room.seats):
             raise ProtocolError("not_allowed", f"there is no seat {seat}")
         if room.phase is Phase.LOBBY:
@@ -328,8 +363,8 @@ class RoomManager:
             raise ProtocolError("not_allowed", "only an away or disconnected player can be removed")
         self._act(room, Remove(seat))
 
-    def rematch(self, session: Session) -> None:
-        room = self._member_room(session)
+    def rematch(self, session: Session, room: Room) -> None:
+        self._check_member(session, room)
         if room.phase is not Phase.OVER or room.game is None:
             raise ProtocolError("not_allowed", "a rematch comes after the game is over")
         if not room.is_local:
@@ -341,26 +376,24 @@ class RoomManager:
             room.host = keep.index(room.host) if room.host in keep else 0
             following = [i for i in keep if i > old_first] + [i for i in keep if i <= old_first]
             room.first = keep.index(following[0])
-            self._refresh_sessions(room)
         else:
             room.first = (room.first + 1) % len(room.seats)
         room.game_number += 1
         room.start_game()
+        self._work.new_game = True
         self._touch(room)
-        self.store.save_room(room)
         self._publish(room, [{"type": "rematch"}], new_turn=True)
 
-    def finish_ai(self, session: Session) -> None:
+    def finish_ai(self, session: Session, room: Room) -> None:
         """'Skip to results': the remaining AI turns are really played, all at once."""
-        room = self._member_room(session)
+        self._check_member(session, room)
         game = self._playing(room)
         if not all(room.seats[s].kind is Kind.AI for s in game.racing):
             raise ProtocolError("not_allowed", "people are still racing")
         events: list[dict[str, Any]] = []
         for _ in range(MAX_FAST_FORWARD):
             game = self._playing(room)
-            action = Roll(game.turn or 0, self.dice.roll(game.faces))
-            events += self._apply(room, action)
+            events += self._apply(room, Roll(game.turn or 0, self.dice.roll(game.faces)))
             if room.phase is Phase.OVER:
                 break
         self._publish(room, events, new_turn=True, instant=True)
@@ -377,13 +410,11 @@ class RoomManager:
         except RuleError as error:
             raise ProtocolError(error.code, str(error)) from None
         self._touch(room)
-        self.store.append_action(room, action)
+        self._work.actions.append(action)
         if isinstance(action, Roll):
             self.rolls += 1
         if room.phase is Phase.OVER:
-            self.store.save_record(
-                room.code, room.game_number, time.time(), room.record().to_json()
-            )
+            self._work.records.append((room.game_number, room.record().to_json()))
             log.info("room %s game %d over", room.code, room.game_number)
         return [e.to_data() for e in events]
 
@@ -404,16 +435,12 @@ class RoomManager:
         new_turn: bool = False,
         allowance: float = 0.0,
         instant: bool = False,
-        exclude: Session | None = None,
+        skip: Session | None = None,
     ) -> None:
         self._schedule(room, new_turn=new_turn, allowance=allowance)
-        body = json.dumps(
-            {"type": "update", "events": events, "instant": instant, "room": self.view(room)}
-        )
-        head = body[:-1]
-        for session in self.hub.sessions(room.code):
-            if session is not exclude:
-                session.send(f'{head},"you":{json.dumps(self.you(session, room))}}}')
+        self._work.changed = True
+        body = {"type": "update", "events": events, "instant": instant, "room": self.view(room)}
+        self._work.updates.append((json.dumps(body), skip.id if skip else ""))
 
     # ---- timers ------------------------------------------------------------------
 
@@ -424,53 +451,60 @@ class RoomManager:
         humans = {s for s in game.racing if room.seats[s].kind is Kind.HUMAN}
         return bool(humans) and not humans & self.connected_seats(room)
 
+    def _set_timer(self, room: Room, name: str, due: float | None) -> None:
+        if due is None:
+            if room.timers.pop(name, None) is not None:
+                self._work.timers[name] = None
+        else:
+            room.timers[name] = due
+            self._work.timers[name] = due
+        self._work.changed = True
+
     def _schedule(self, room: Room, *, new_turn: bool = False, allowance: float = 0.0) -> None:
         """Set or cancel the room's countdown, AI, idle and host timers after any change."""
-        code, now = room.code, self.clock.now()
+        now = self.clock.now()
         game = room.game if room.phase is Phase.PLAYING else None
         turn = game.turn if game is not None else None
         kind = room.seats[turn].kind if turn is not None else None
-        anyone = bool(self.hub.sessions(code))
+        anyone = self.backend.presence(room.code).viewers > 0
         away = self._all_racers_away(room)
 
-        clock = self.turn_clocks.get(code)
+        clock = room.turn_clock
         if room.mode is Mode.ONLINE and kind is Kind.HUMAN and not away and turn is not None:
             if new_turn or clock is None or clock.version != room.version:
                 starts = now + allowance
-                clock = TurnClock(turn, room.version, starts, starts + room.countdown_seconds)
-                self.turn_clocks[code] = clock
-                self._set_timer(code, "turn", clock.deadline)
-        else:
-            self.turn_clocks.pop(code, None)
-            self._cancel_timer(code, "turn")
+                room.turn_clock = TurnClock(
+                    turn, room.version, starts, starts + room.countdown_seconds
+                )
+                self._set_timer(room, "turn", room.turn_clock.deadline)
+        elif clock is not None or "turn" in room.timers:
+            room.turn_clock = None
+            self._set_timer(room, "turn", None)
 
         if kind is Kind.AI and anyone and not away:
-            if new_turn or self.timer_due(code, "ai") is None:
-                self._set_timer(code, "ai", now + allowance + self.settings.ai_delay)
-        else:
-            self._cancel_timer(code, "ai")
+            if new_turn or "ai" not in room.timers:
+                self._set_timer(room, "ai", now + allowance + self.settings.ai_delay)
+        elif "ai" in room.timers:
+            self._set_timer(room, "ai", None)
 
         if room.mode is Mode.ONLINE and (away or not anyone):
-            if self.timer_due(code, "idle") is None:
-                self._set_timer(code, "idle", now + self.settings.idle_seconds)
-        else:
-            self._cancel_timer(code, "idle")
+            if "idle" not in room.timers:
+                self._set_timer(room, "idle", now + self.settings.idle_seconds)
+        elif "idle" in room.timers:
+            self._set_timer(room, "idle", None)
 
         host_gone = room.host is not None and room.host not in self.connected_seats(room)
         if room.phase is Phase.LOBBY and host_gone and anyone:
-            if self.timer_due(code, "host") is None:
-                self._set_timer(code, "host", now + self.settings.host_grace_seconds)
-        else:
-            self._cancel_timer(code, "host")
+            if "host" not in room.timers:
+                self._set_timer(room, "host", now + self.settings.host_grace_seconds)
+        elif "host" in room.timers:
+            self._set_timer(room, "host", None)
 
-    def _fire(self, code: str, name: str) -> None:
-        room = self.rooms.get(code)
-        if room is None:
-            return
+    def _fire(self, room: Room, name: str) -> None:
         game = room.game
         if name == "turn":
-            clock = self.turn_clocks.pop(code, None)
-            if clock is not None and game is not None and game.turn == clock.seat:
+            clock, room.turn_clock = room.turn_clock, None
+            if clock is not None and game is not None and not game.over and game.turn == clock.seat:
                 self._act(room, Skip(clock.seat))
         elif name == "ai":
             if game is not None and game.turn is not None and not game.over:
@@ -478,22 +512,20 @@ class RoomManager:
         elif name == "idle":
             if room.phase is Phase.PLAYING:
                 self._act(room, Abandon())
-            if not self.hub.sessions(code):
-                self._release(room, delete=True)
+            if not self.backend.presence(room.code).viewers:
+                self._release(room)
         elif name == "host":
             self._pass_host(room)
 
     # ---- helpers -----------------------------------------------------------------
 
-    def _release(self, room: Room, *, delete: bool) -> None:
-        """Let go of a room's live state (its record, if any, stays)."""
-        for name in ("turn", "ai", "idle", "host"):
-            self._cancel_timer(room.code, name)
-        self.turn_clocks.pop(room.code, None)
-        self.rooms.pop(room.code, None)
-        if delete:
-            self.store.delete_room(room.code)
-            log.info("room %s released", room.code)
+    def _release(self, room: Room) -> None:
+        """Let go of a room's live state (its records stay)."""
+        for name in TIMER_NAMES:
+            self._set_timer(room, name, None)
+        room.turn_clock = None
+        self._work.delete = True
+        log.info("room %s released", room.code)
 
     def _pass_host(self, room: Room) -> None:
         """The next person in seat order hosts, a connected one if there is one."""
@@ -507,7 +539,6 @@ class RoomManager:
         if chosen is None:
             return
         room.host = chosen
-        self.store.save_room(room)
         self._publish(room, [{"type": "host_changed", "seat": chosen}])
 
     def _remove_from_lobby(self, room: Room, seat: int) -> None:
@@ -515,58 +546,37 @@ class RoomManager:
         del room.seats[seat]
         if not room.seats:
             self._publish(room, [{"type": "closed"}])
-            self._release(room, delete=True)
+            self._release(room)
             return
         if room.host is not None and room.host > seat:
             room.host -= 1
-        self._refresh_sessions(room)
         if was_host:
             # The seat that followed the host now has the host's old number.
-            room.host = self._next_connected(room, seat % len(room.seats))
+            connected = self.connected_seats(room)
+            count = len(room.seats)
+            order = [(seat + step) % count for step in range(count)]
+            room.host = next((s for s in order if s in connected), order[0])
         self._touch(room)
-        self.store.save_room(room)
         self._publish(room, [{"type": "seat_left", "seat": seat}])
-
-    def _next_connected(self, room: Room, after: int) -> int:
-        connected = self.connected_seats(room)
-        count = len(room.seats)
-        for step in range(count):
-            candidate = (after + step) % count
-            if candidate in connected:
-                return candidate
-        return 0
-
-    def _refresh_sessions(self, room: Room) -> None:
-        """Seat numbers moved: each connection holds whatever seats its secret still holds."""
-        for session in self.hub.sessions(room.code):
-            if session.secret_hash:
-                session.seats = frozenset(
-                    i for i, s in enumerate(room.seats) if s.secret_hash == session.secret_hash
-                )
 
     def _touch(self, room: Room) -> None:
         room.touched_at = time.time()
 
-    def _member_room(self, session: Session) -> Room:
-        if session.room is None:
-            raise ProtocolError("not_in_room", "say hello to a room first")
-        if not session.seats:
+    def _check_member(self, session: Session, room: Room) -> None:
+        if not self._held(room, session.secret_hash):
             raise ProtocolError("spectator", "spectators watch; they do not play")
-        return self.room(session.room)
 
-    def _seat_room(self, session: Session, seat: int) -> Room:
-        room = self._member_room(session)
-        if seat not in session.seats:
+    def _check_seat(self, session: Session, room: Room, seat: int) -> None:
+        self._check_member(session, room)
+        if seat not in self._held(room, session.secret_hash):
             raise ProtocolError("not_your_seat", f"you do not hold seat {seat}")
-        return room
 
-    def _host_room(self, session: Session) -> Room:
-        room = self._member_room(session)
-        if room.host is None or room.host not in session.seats:
+    def _check_host(self, session: Session, room: Room) -> None:
+        self._check_member(session, room)
+        if room.host is None or room.host not in self._held(room, session.secret_hash):
             raise ProtocolError("not_host", "only the host can do that")
-        return room
 
-    def _playing(self, room: Room) -> Any:
+    def _playing(self, room: Room) -> GameState:
         if room.phase is Phase.LOBBY or room.game is None:
             raise ProtocolError("not_started", "the game has not started")
         if room.phase is Phase.OVER:

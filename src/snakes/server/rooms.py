@@ -8,7 +8,7 @@ are played by the server.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -21,7 +21,6 @@ from snakes.engine import (
     Rules,
     SeatInfo,
     action_from_data,
-    action_to_data,
     apply,
     new_game,
 )
@@ -81,6 +80,16 @@ class Seat:
         return cls(data["name"], data["colour"], Kind(data["kind"]), data["secret_hash"])
 
 
+@dataclass(frozen=True)
+class TurnClock:
+    """The countdown for one roll: it runs from ``starts_at`` to ``deadline``."""
+
+    seat: int
+    version: int
+    starts_at: float
+    deadline: float
+
+
 @dataclass
 class Room:
     """A room's lasting state: everything here is stored; connections and timers are not."""
@@ -102,6 +111,12 @@ class Room:
     created_at: float = 0.0
     touched_at: float = 0.0
     """Wall-clock time of the last intent; expiry counts from here."""
+    rev: int = 0
+    """Bumped by every committed change, game action or not: the store's guard against
+    two nodes changing one room at once."""
+    turn_clock: TurnClock | None = None
+    timers: dict[str, float] = field(default_factory=dict)
+    """Pending timers by name (turn, ai, idle, host): when each is due."""
     game: GameState | None = None
 
     @property
@@ -148,6 +163,9 @@ class Room:
             "version": self.version,
             "created_at": self.created_at,
             "touched_at": self.touched_at,
+            "rev": self.rev,
+            "turn_clock": None if self.turn_clock is None else asdict(self.turn_clock),
+            "timers": self.timers,
         }
 
     @classmethod
@@ -166,19 +184,23 @@ class Room:
             version=data["version"],
             created_at=data["created_at"],
             touched_at=data["touched_at"],
+            rev=data.get("rev", 0),
+            turn_clock=TurnClock(**data["turn_clock"]) if data.get("turn_clock") else None,
+            timers=dict(data.get("timers", {})),
         )
         if room.phase is not Phase.LOBBY:
             # The game is its record replayed: nothing but the actions is trusted.
             room.game = new_game(len(room.seats), room.rules, room.board, first=room.first)
-            for item in actions:
-                action = action_from_data(item)
-                room.game, _ = apply(room.game, action)
-                room.actions.append(action)
+            room.replay_more(actions)
         return room
 
-
-def encode_action(action: Action) -> dict[str, Any]:
-    return action_to_data(action)
+    def replay_more(self, actions: list[dict[str, Any]]) -> None:
+        """Apply stored actions that follow the ones this copy has already applied."""
+        assert self.game is not None
+        for item in actions:
+            action = action_from_data(item)
+            self.game, _ = apply(self.game, action)
+            self.actions.append(action)
 
 
 def clean_rules(data: dict[str, Any]) -> Rules:

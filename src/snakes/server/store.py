@@ -48,7 +48,8 @@ _MIGRATIONS: dict[int, str] = {
 
 class Store(Protocol):
     def save_room(self, room: Room) -> None: ...
-    def append_action(self, room: Room, action: Action) -> None: ...
+    def save_changes(self, room: Room, actions: list[Action], first_seq: int) -> None: ...
+    def start_game_log(self, code: str) -> None: ...
     def load_room(self, code: str) -> Room | None: ...
     def room_codes(self, *, online: bool) -> list[str]: ...
     def delete_room(self, code: str) -> None: ...
@@ -101,14 +102,20 @@ class SQLiteStore:
             (room.code, room.mode.value, room.phase.value, room.touched_at, _dump(room.to_data())),
         )
 
-    def append_action(self, room: Room, action: Action) -> None:
-        """Store one action and the room it led to, in one transaction."""
+    def save_changes(self, room: Room, actions: list[Action], first_seq: int) -> None:
+        """Store new actions and the room they led to, in one transaction."""
         with self._transaction():
-            self._db.execute(
+            self._db.executemany(
                 "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
-                (room.code, room.version, room.game_number, _dump(action_to_data(action))),
+                [
+                    (room.code, first_seq + i, room.game_number, _dump(action_to_data(a)))
+                    for i, a in enumerate(actions)
+                ],
             )
             self.save_room(room)
+
+    def start_game_log(self, code: str) -> None:
+        """Nothing to do: actions are kept per game number."""
 
     def load_room(self, code: str) -> Room | None:
         row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from snakes.engine import FINISH, placings
 from snakes.server.rooms import Kind, Phase, Room
-
-
-@dataclass(frozen=True)
-class TurnClock:
-    """The countdown for one roll: it runs from ``starts_at`` to ``deadline``."""
-
-    seat: int
-    version: int
-    starts_at: float
-    deadline: float
 
 
 def seat_status(room: Room, index: int) -> tuple[str, int | None]:
@@ -35,7 +24,6 @@ def room_view(
     *,
     connected: set[int],
     now: float,
-    turn_clock: TurnClock | None,
     paused: bool,
     public_url: str,
 ) -> dict[str, Any]:
@@ -61,6 +49,7 @@ def room_view(
         )
     racing = game.racing if game and not game.over else ()
     countdown = None
+    turn_clock = room.turn_clock
     if turn_clock is not None:
         total = room.countdown_seconds * 1000
         countdown = {

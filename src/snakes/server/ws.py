@@ -15,7 +15,6 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from snakes.server.hub import Session
 from snakes.server.manager import RoomManager
 from snakes.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -33,6 +32,7 @@ from snakes.server.protocol import (
     parse_client_message,
 )
 from snakes.server.rooms import clean_rules
+from snakes.server.session import Session
 
 log = logging.getLogger("snakes.ws")
 
@@ -77,20 +77,21 @@ async def serve_connection(websocket: WebSocket, manager: RoomManager) -> None:
             if not limit.allow(loop.time()):
                 await websocket.close(CLOSE_POLICY, "too many messages")
                 return
-            _handle(text, session, manager)
+            await _handle(text, session, manager)
     except WebSocketDisconnect:
         pass
     except RuntimeError:
         # Binary frames or a socket closed under us end the connection quietly.
         pass
     finally:
-        manager.disconnect(session)
+        with contextlib.suppress(Exception):
+            await manager.disconnect(session)
         session.close()
         with contextlib.suppress(Exception):
             await writer
 
 
-def _handle(text: str, session: Session, manager: RoomManager) -> None:
+async def _handle(text: str, session: Session, manager: RoomManager) -> None:
     ref = None
     try:
         try:
@@ -100,7 +101,7 @@ def _handle(text: str, session: Session, manager: RoomManager) -> None:
         if isinstance(data, dict) and isinstance(data.get("ref"), str):
             ref = data["ref"][:64]
         message = parse_client_message(data)
-        _dispatch(message, session, manager)
+        await _dispatch(message, session, manager)
     except ProtocolError as error:
         session.send(json.dumps(error_message(error.code, error.message, ref)))
     except Exception:
@@ -110,27 +111,29 @@ def _handle(text: str, session: Session, manager: RoomManager) -> None:
         )
 
 
-def _dispatch(message: Any, session: Session, manager: RoomManager) -> None:
+async def _dispatch(message: Any, session: Session, manager: RoomManager) -> None:
     match message:
         case Hello(room=code, secret=secret):
-            room = manager.hello(session, code, secret)
-            session.send(manager.welcome(session, room))
+            await manager.hello(session, code, secret)
         case Ping():
             session.send('{"type":"pong"}')
         case RollIntent(seat=seat, version=version):
-            manager.roll(session, seat, version)
+            await manager.intent(session, lambda s, r: manager.roll(s, r, seat, version))
         case LeaveIntent(seat=seat):
-            manager.leave(session, seat)
+            await manager.intent(session, lambda s, r: manager.leave(s, r, seat))
         case StartIntent(shuffle=shuffle):
-            manager.start(session, shuffle)
+            await manager.intent(session, lambda s, r: manager.start_game(s, r, shuffle))
         case RulesIntent(rules=rules, countdown_seconds=countdown):
-            manager.set_rules(session, clean_rules(rules.model_dump()), countdown)
+            new_rules = clean_rules(rules.model_dump())
+            await manager.intent(
+                session, lambda s, r: manager.set_rules(s, r, new_rules, countdown)
+            )
         case RemoveIntent(seat=seat):
-            manager.remove(session, seat)
+            await manager.intent(session, lambda s, r: manager.remove(s, r, seat))
         case RematchIntent():
-            manager.rematch(session)
+            await manager.intent(session, manager.rematch)
         case FinishAiIntent():
-            manager.finish_ai(session)
+            await manager.intent(session, manager.finish_ai)
 
 
 async def _write(websocket: WebSocket, session: Session) -> None:

@@ -1,0 +1,38 @@
+"""A connection's side of a room: which seats it holds and what it still has to send."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+
+SEND_QUEUE_LIMIT = 256
+"""A connection this far behind is closed; it reconnects and gets the whole state."""
+
+
+@dataclass(eq=False)
+class Session:
+    """One WebSocket connection: where it is, which seats it holds, what it still has to send."""
+
+    id: str = field(default_factory=lambda: secrets.token_hex(8))
+    room: str | None = None
+    seats: frozenset[int] = frozenset()
+    secret_hash: str = ""
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    overflowed: bool = False
+
+    @property
+    def spectator(self) -> bool:
+        return self.room is not None and not self.seats
+
+    def send(self, text: str) -> None:
+        if self.overflowed:
+            return
+        if self.outbox.qsize() >= SEND_QUEUE_LIMIT:
+            self.overflowed = True
+            self.outbox.put_nowait(None)  # tells the writer to close
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        self.outbox.put_nowait(None)
