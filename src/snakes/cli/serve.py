@@ -132,6 +132,20 @@ def _configure_logging(log_format: str) -> None:
     help="Address of a reverse proxy whose X-Forwarded-For is trusted.",
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    envvar="SNAKES_REDIS_URL",
+    default=None,
+    help="redis://HOST:6379/0 makes this server one node of many sharing rooms.",
+)
+@click.option(
+    "--redis-prefix",
+    envvar="SNAKES_REDIS_PREFIX",
+    default="snakes:",
+    show_default=True,
+    help="Prefix of every Redis key and channel (several games can share one Redis).",
+)
+@click.option(
     "--log-format",
     envvar="SNAKES_LOG_FORMAT",
     type=click.Choice(["text", "json"]),
@@ -153,6 +167,8 @@ def serve(
     idle_minutes: float,
     record_days: float,
     trusted_proxies: tuple[str, ...],
+    redis_url: str | None,
+    redis_prefix: str,
     log_format: str,
     open_browser: bool,
     test_hooks: bool,
@@ -181,6 +197,8 @@ def serve(
         idle_seconds=idle_minutes * 60,
         record_days=record_days,
         trusted_proxies=trusted_proxies,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
         log_format=log_format,
         test_hooks=test_hooks,
     )

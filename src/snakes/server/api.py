@@ -154,6 +154,8 @@ _STATUS = {
     "room_full": 409,
     "colour_taken": 409,
     "already_started": 409,
+    "unavailable": 503,
+    "busy": 503,
 }
 
 

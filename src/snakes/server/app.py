@@ -18,10 +18,11 @@ from fastapi.staticfiles import StaticFiles
 from snakes import __version__
 from snakes.engine import DiceSource, SecureDice
 from snakes.server import api, testing
-from snakes.server.backend import LocalBackend
+from snakes.server.backend import Backend, LocalBackend
 from snakes.server.clock import Clock, ManualClock, SystemClock
 from snakes.server.manager import RoomManager
 from snakes.server.protocol import ProtocolError
+from snakes.server.redis_backend import RedisBackend, WallClock
 from snakes.server.settings import Settings
 from snakes.server.store import SQLiteStore
 from snakes.server.ws import serve_connection
@@ -49,17 +50,21 @@ def static_dir() -> Path:
 
 
 def create_app(settings: Settings) -> FastAPI:
-    clock: Clock = ManualClock() if settings.test_hooks else SystemClock()
+    clock: Clock = (
+        WallClock()
+        if settings.redis_url
+        else ManualClock()
+        if settings.test_hooks
+        else SystemClock()
+    )
     dice: DiceSource = testing.ScriptableDice() if settings.test_hooks else SecureDice()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = SQLiteStore.in_folder(settings.data_dir)
-        manager = RoomManager(settings, LocalBackend(store, clock), dice)
+        manager = RoomManager(settings, _backend(settings, clock), dice)
         await manager.start()
         app.state.manager = manager
         purging = asyncio.create_task(_purge_forever(manager))
-        log.info("serving with data in %s", store.path)
         try:
             yield
         finally:
@@ -125,6 +130,21 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     return app
+
+
+def _backend(settings: Settings, clock: Clock) -> Backend:
+    if settings.redis_url:
+        log.info("serving as one node of many, through %s", settings.redis_url)
+        return RedisBackend(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            clock=clock,
+            record_days=settings.record_days,
+            idle_seconds=settings.idle_seconds,
+        )
+    store = SQLiteStore.in_folder(settings.data_dir)
+    log.info("serving with data in %s", store.path)
+    return LocalBackend(store, clock)
 
 
 async def _purge_forever(manager: RoomManager) -> None:

@@ -29,6 +29,11 @@ from snakes.server.store import Store
 log = logging.getLogger("snakes.backend")
 
 FireTimer = Callable[[str, str, float], Awaitable[None]]
+Resync = Callable[[str], Awaitable[None]]
+
+
+class BackendUnavailable(Exception):
+    """The shared store cannot be reached; the intent changed nothing."""
 
 
 @dataclass
@@ -63,7 +68,7 @@ class Presence:
 class Backend(Protocol):
     clock: Clock
 
-    async def start(self, fire: FireTimer) -> None: ...
+    async def start(self, fire: FireTimer, resync: Resync) -> None: ...
     async def stop(self) -> None: ...
     async def fetch(self, code: str, cached: Room | None) -> Room | None: ...
     async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool: ...
@@ -111,7 +116,7 @@ class LocalBackend:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    async def start(self, fire: FireTimer) -> None:
+    async def start(self, fire: FireTimer, resync: Resync) -> None:
         self._task = asyncio.create_task(self._run_timers(fire))
 
     async def stop(self) -> None:

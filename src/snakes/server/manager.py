@@ -33,7 +33,7 @@ from snakes.engine import (
     Skip,
     Slid,
 )
-from snakes.server.backend import Backend, Work
+from snakes.server.backend import Backend, BackendUnavailable, Work
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
 from snakes.server.protocol import ProtocolError
 from snakes.server.rooms import COLOURS, Kind, Mode, Phase, Room, Seat, TurnClock
@@ -70,7 +70,7 @@ class RoomManager:
 
         Their countdowns start again in full: nobody is skipped for the downtime.
         """
-        await self.backend.start(self.fire)
+        await self.backend.start(self.fire, self.resync)
         for code in await self.backend.startup_rooms():
             await self._attempt(code, self._restart_timers)
 
@@ -99,7 +99,10 @@ class RoomManager:
         async with lock:
             for _ in range(COMMIT_ATTEMPTS):
                 room = self.rooms.get(code)
-                fresh = await self.backend.fetch(code, room) if is_room_code(code) else None
+                try:
+                    fresh = await self.backend.fetch(code, room) if is_room_code(code) else None
+                except BackendUnavailable:
+                    raise _unavailable() from None
                 if fresh is None:
                     self.rooms.pop(code, None)
                     self._locks.pop(code, None)
@@ -116,13 +119,33 @@ class RoomManager:
                 if work.empty:
                     return result
                 fresh.rev += 1
-                if await self.backend.commit(fresh, work):
+                try:
+                    committed = await self.backend.commit(fresh, work)
+                except BackendUnavailable:
+                    self.rooms.pop(code, None)
+                    raise _unavailable() from None
+                if committed:
                     if work.delete:
                         self.rooms.pop(code, None)
                         self._locks.pop(code, None)
                     return result
                 self.rooms.pop(code, None)  # another node changed it first
             raise ProtocolError("busy", "the room is busy; try again")
+
+    async def resync(self, code: str) -> None:
+        """Send every local connection of a room its whole state again (after an outage)."""
+
+        def resend(room: Room) -> None:
+            for session in self.backend.local_sessions(room.code):
+                session.seats = self._held(room, session.secret_hash)
+                welcome = {
+                    "type": "welcome",
+                    "you": self._you(session, room),
+                    "room": self.view(room),
+                }
+                session.send(json.dumps(welcome))
+
+        await self._attempt(code, resend)
 
     async def _attempt(self, code: str, handler: Callable[[Room], Any]) -> None:
         """Run a handler for the server's own sake; a room that has gone is no error."""
@@ -239,12 +262,14 @@ class RoomManager:
             await self.disconnect(session)
         session.room = canonical
         session.secret_hash = digest
-        await self.backend.attach(canonical, session)
+        try:
+            await self.backend.attach(canonical, session)
+        except BackendUnavailable:
+            await self.disconnect(session)
+            raise _unavailable() from None
 
         def greet(room: Room) -> None:
-            session.seats = self._held(room, digest)
-            welcome = {"type": "welcome", "you": self._you(session, room), "room": self.view(room)}
-            session.send(json.dumps(welcome))
+            self._welcome(session, room)
             self._publish(room, [], skip=session)
 
         try:
@@ -268,6 +293,12 @@ class RoomManager:
         if room is not None and room.is_local and not self.backend.presence(code).viewers:
             # A local game pauses while no device shows it; the store keeps it.
             self.rooms.pop(code, None)
+
+    def _welcome(self, session: Session, room: Room) -> None:
+        """The whole state, to one connection: after hello, and after an outage."""
+        session.seats = self._held(room, session.secret_hash)
+        welcome = {"type": "welcome", "you": self._you(session, room), "room": self.view(room)}
+        session.send(json.dumps(welcome))
 
     def _held(self, room: Room, digest: str) -> frozenset[int]:
         if not digest:
@@ -582,6 +613,10 @@ class RoomManager:
         if room.phase is Phase.OVER:
             raise ProtocolError("game_over", "the game is over")
         return room.game
+
+
+def _unavailable() -> ProtocolError:
+    return ProtocolError("unavailable", "the game store is unreachable; try again in a moment")
 
 
 def _check_colours(seats: list[Seat]) -> None:

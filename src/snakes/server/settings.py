@@ -34,6 +34,9 @@ class Settings:
     """Finished games' records, and local games nobody resumed, are kept this many days."""
     log_format: str = "text"
     trusted_proxies: tuple[str, ...] = ()
+    redis_url: str | None = None
+    """With Redis this process is one node of many; without it, SQLite on one machine."""
+    redis_prefix: str = "snakes:"
     test_hooks: bool = False
     """Test-only: a manual clock and scripted dice behind /_test/ endpoints."""
 
