@@ -22,7 +22,7 @@ from snakes.server.backend import Backend, LocalBackend
 from snakes.server.clock import Clock, ManualClock, SystemClock
 from snakes.server.manager import RoomManager
 from snakes.server.protocol import ProtocolError
-from snakes.server.redis_backend import RedisBackend, WallClock
+from snakes.server.redis_backend import RedisBackend, SharedManualClock, WallClock
 from snakes.server.settings import Settings
 from snakes.server.store import SQLiteStore
 from snakes.server.ws import serve_connection
@@ -50,13 +50,10 @@ def static_dir() -> Path:
 
 
 def create_app(settings: Settings) -> FastAPI:
-    clock: Clock = (
-        WallClock()
-        if settings.redis_url
-        else ManualClock()
-        if settings.test_hooks
-        else SystemClock()
-    )
+    # Nodes sharing Redis share wall-clock deadlines; tests move time by hand.
+    clock: Clock = WallClock() if settings.redis_url else SystemClock()
+    if settings.test_hooks:
+        clock = SharedManualClock() if settings.redis_url else ManualClock()
     dice: DiceSource = testing.ScriptableDice() if settings.test_hooks else SecureDice()
 
     @contextlib.asynccontextmanager

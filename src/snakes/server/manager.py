@@ -211,7 +211,11 @@ class RoomManager:
                 room.start_game()
                 work.new_game = True
             self._schedule(room, new_turn=True)
-            if await self.backend.commit(room, work, created=True):
+            try:
+                committed = await self.backend.commit(room, work, created=True)
+            except BackendUnavailable:
+                raise _unavailable() from None
+            if committed:
                 self.rooms[room.code] = room
                 log.info("room %s created (%s, %d seats)", room.code, mode.value, len(seats))
                 return room, secret

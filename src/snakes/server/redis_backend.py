@@ -67,6 +67,35 @@ class WallClock:
             await asyncio.wait_for(wake.wait(), delay)
 
 
+class SharedManualClock:
+    """Test-only: one hand-moved clock for every node, kept in Redis.
+
+    Each node reads the shared offset before it looks for due timers, so moving the
+    clock through any node lets countdowns fire on whichever node claims them.
+    """
+
+    START = 1_000.0
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+        self.backend: RedisBackend | None = None
+
+    def now(self) -> float:
+        return self.START + self.offset
+
+    async def wait(self, delay: float | None, wake: asyncio.Event) -> None:
+        await asyncio.sleep(POLL_SECONDS)
+
+    async def refresh(self) -> None:
+        assert self.backend is not None
+        self.offset = float(await self.backend.redis.get(self.backend.clock_key) or 0)
+
+    async def advance(self, seconds: float) -> None:
+        assert self.backend is not None
+        await self.backend.redis.incrbyfloat(self.backend.clock_key, seconds)
+        await self.refresh()
+
+
 class RedisBackend:
     def __init__(
         self,
@@ -90,6 +119,8 @@ class RedisBackend:
         self._pubsub: Any = None
         self._resync: Resync | None = None
         self._claim = self.redis.register_script(_CLAIM)
+        if isinstance(self.clock, SharedManualClock):
+            self.clock.backend = self
 
     # ---- keys: one hash tag per room, so a room's keys share a Redis Cluster slot ----
 
@@ -111,6 +142,10 @@ class RedisBackend:
     @property
     def _timers(self) -> str:
         return f"{self.prefix}timers"
+
+    @property
+    def clock_key(self) -> str:
+        return f"{self.prefix}test-clock"
 
     @property
     def _nodes(self) -> str:
@@ -170,6 +205,8 @@ class RedisBackend:
         self._live_nodes = set(live) | {self.node}
 
     async def _poll(self, fire: FireTimer) -> None:
+        if isinstance(self.clock, SharedManualClock):
+            await self.clock.refresh()
         now = self.clock.now()
         claimed = await self._claim(keys=[self._timers], args=[now, now + LEASE_SECONDS])
         for member, due in zip(claimed[::2], claimed[1::2], strict=True):

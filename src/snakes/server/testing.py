@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from snakes.engine import SecureDice
 from snakes.server.clock import ManualClock
+from snakes.server.redis_backend import SharedManualClock
 
 
 class ScriptableDice:
@@ -40,8 +41,11 @@ router = APIRouter(prefix="/_test", include_in_schema=False)
 
 @router.post("/clock")
 async def advance_clock(body: Advance, request: Request) -> dict[str, float]:
-    clock: ManualClock = request.app.state.clock
-    clock.advance(body.seconds)
+    clock: ManualClock | SharedManualClock = request.app.state.clock
+    if isinstance(clock, SharedManualClock):
+        await clock.advance(body.seconds)
+    else:
+        clock.advance(body.seconds)
     return {"now": clock.now()}
 
 

@@ -1,0 +1,75 @@
+"""Redis for the scale-out tests: the machine's Redis, a key prefix of our own, cleaned up.
+
+Under CI=true a missing Redis fails these tests; elsewhere they are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import redis
+from tests.support.server import ServerProcess
+
+REDIS_URL = os.environ.get("SNAKES_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+NODE_FLAGS = ("--test-hooks", "--ai-delay", "0.05", "--animation-scale", "0")
+
+
+def _reachable(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    if not _reachable(REDIS_URL):
+        message = f"Redis is not reachable at {REDIS_URL}; the scale-out tests need it"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return REDIS_URL
+
+
+@pytest.fixture
+def prefix(redis_url: str) -> Iterator[str]:
+    """A key prefix of this test's own; every key under it is deleted afterwards."""
+    value = f"snakes-test-{secrets.token_hex(4)}:"
+    yield value
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(match=f"{value}*", count=500))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+class Cluster:
+    """Several node processes sharing one Redis prefix."""
+
+    def __init__(self, tmp_path: Path, redis_url: str, prefix: str, count: int) -> None:
+        self.nodes = [
+            ServerProcess(
+                tmp_path / f"node{i}", *NODE_FLAGS, "--redis", redis_url, "--redis-prefix", prefix
+            )
+            for i in range(count)
+        ]
+
+    def __enter__(self) -> list[ServerProcess]:
+        for node in self.nodes:
+            node.start()
+        return self.nodes
+
+    def __exit__(self, *_: object) -> None:
+        for node in self.nodes:
+            node.kill()
+
+
+@pytest.fixture
+def nodes(tmp_path: Path, redis_url: str, prefix: str) -> Iterator[list[ServerProcess]]:
+    with Cluster(tmp_path, redis_url, prefix, 3) as started:
+        yield started
