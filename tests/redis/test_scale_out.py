@@ -211,3 +211,29 @@ def test_without_redis_intents_get_a_clear_error_and_the_node_recovers_by_itself
         host.client.close()
         host2.client.close()
         del code
+
+
+def test_after_every_node_was_down_an_interrupted_countdown_starts_again_in_full(
+    nodes: list[ServerProcess],
+) -> None:
+    code, players = _seat_across(nodes[:2])
+    host, ben = players
+    nodes[0].script_dice(3)
+    host.roll()
+    ben.catch_up()
+    for node in nodes:
+        node.kill()
+    close_all(players)
+    nodes[2].start()
+    nodes[2].advance(120)  # the whole table was down far longer than the countdown
+    with GameClient(nodes[2].ws_url) as back:
+        welcome = back.hello(code, ben.secret)
+        for _ in range(40):  # let the node's timer poll find the overdue countdown
+            if welcome["room"]["countdown"]["remaining_ms"] == 20_000:
+                break
+            nodes[2].advance(0)
+            welcome = back.hello(code, ben.secret)
+        room = welcome["room"]
+        assert room["version"] == 1 and room["turn"] == 1
+        assert room["countdown"]["remaining_ms"] == 20_000
+        assert room["seats"][1]["missed"] == 0

@@ -40,6 +40,7 @@ def _configure_logging(log_format: str) -> None:
 @click.command()
 @click.option(
     "--host",
+    show_envvar=True,
     envvar="SNAKES_HOST",
     default="127.0.0.1",
     show_default=True,
@@ -47,6 +48,7 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--port",
+    show_envvar=True,
     envvar="SNAKES_PORT",
     type=click.IntRange(0, 65535),
     default=8000,
@@ -56,6 +58,7 @@ def _configure_logging(log_format: str) -> None:
 @click.option(
     "--data",
     "data_dir",
+    show_envvar=True,
     envvar="SNAKES_DATA",
     type=click.Path(path_type=Path),
     default=None,
@@ -63,12 +66,14 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--public-url",
+    show_envvar=True,
     envvar="SNAKES_PUBLIC_URL",
     default=None,
     help="Address players use to reach this server; invite links are built on it.",
 )
 @click.option(
     "--ai-delay",
+    show_envvar=True,
     envvar="SNAKES_AI_DELAY",
     type=click.FloatRange(0, 30),
     default=0.9,
@@ -77,6 +82,7 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--animation-scale",
+    show_envvar=True,
     envvar="SNAKES_ANIMATION_SCALE",
     type=click.FloatRange(0, 10),
     default=1.0,
@@ -86,6 +92,7 @@ def _configure_logging(log_format: str) -> None:
 @click.option(
     "--countdown",
     "countdown_default",
+    show_envvar=True,
     envvar="SNAKES_COUNTDOWN",
     type=click.IntRange(1, 600),
     default=20,
@@ -94,6 +101,7 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--countdown-min",
+    show_envvar=True,
     envvar="SNAKES_COUNTDOWN_MIN",
     type=click.IntRange(1, 600),
     default=10,
@@ -102,6 +110,7 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--countdown-max",
+    show_envvar=True,
     envvar="SNAKES_COUNTDOWN_MAX",
     type=click.IntRange(1, 600),
     default=60,
@@ -110,6 +119,7 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--idle-minutes",
+    show_envvar=True,
     envvar="SNAKES_IDLE_MINUTES",
     type=click.FloatRange(0.01, 10080),
     default=30.0,
@@ -118,6 +128,7 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--record-days",
+    show_envvar=True,
     envvar="SNAKES_RECORD_DAYS",
     type=click.FloatRange(0.01, 36500),
     default=30.0,
@@ -127,6 +138,7 @@ def _configure_logging(log_format: str) -> None:
 @click.option(
     "--trusted-proxy",
     "trusted_proxies",
+    show_envvar=True,
     envvar="SNAKES_TRUSTED_PROXIES",
     multiple=True,
     help="Address of a reverse proxy whose X-Forwarded-For is trusted.",
@@ -134,12 +146,14 @@ def _configure_logging(log_format: str) -> None:
 @click.option(
     "--redis",
     "redis_url",
+    show_envvar=True,
     envvar="SNAKES_REDIS_URL",
     default=None,
     help="redis://HOST:6379/0 makes this server one node of many sharing rooms.",
 )
 @click.option(
     "--redis-prefix",
+    show_envvar=True,
     envvar="SNAKES_REDIS_PREFIX",
     default="snakes:",
     show_default=True,
@@ -147,13 +161,17 @@ def _configure_logging(log_format: str) -> None:
 )
 @click.option(
     "--log-format",
+    show_envvar=True,
     envvar="SNAKES_LOG_FORMAT",
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
+    help="text for people, json for log collectors (one object per line).",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
-@click.option("--test-hooks", envvar="SNAKES_TEST_HOOKS", is_flag=True, hidden=True)
+@click.option(
+    "--test-hooks", show_envvar=True, envvar="SNAKES_TEST_HOOKS", is_flag=True, hidden=True
+)
 def serve(
     host: str,
     port: int,

@@ -48,6 +48,8 @@ T = TypeVar("T")
 MAX_FAST_FORWARD = 50_000
 """'Skip to results' plays at most this many rolls (a game never needs close to it)."""
 COMMIT_ATTEMPTS = 8
+OVERDUE_SECONDS = 10.0
+"""A countdown found this late was interrupted by an outage, not run out by a player."""
 TIMER_NAMES = ("turn", "ai", "idle", "host")
 
 
@@ -158,8 +160,17 @@ class RoomManager:
     async def fire(self, code: str, name: str, due: float) -> None:
         def handler(room: Room) -> None:
             if abs(room.timers.get(name, -1.0) - due) > 1e-6:
-                return  # moved or cancelled since
+                # Moved or cancelled since; say again what is due, so a claimed copy of
+                # this timer elsewhere is put right.
+                self._set_timer(room, name, room.timers.get(name))
+                return
             self._set_timer(room, name, None)
+            if name == "turn" and self.clock.now() - due > OVERDUE_SECONDS:
+                # Nobody was there to run this countdown (every node, or Redis, was down):
+                # it starts again in full rather than skip a player for the downtime.
+                self._schedule(room, new_turn=True)
+                self._publish(room, [])
+                return
             self._fire(room, name)
 
         await self._attempt(code, handler)

@@ -18,6 +18,8 @@ class Session:
     room: str | None = None
     seats: frozenset[int] = frozenset()
     secret_hash: str = ""
+    address: str = ""
+    """The client's address (a trusted proxy's X-Forwarded-For already applied)."""
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     overflowed: bool = False
 

@@ -37,6 +37,12 @@ class Settings:
     redis_url: str | None = None
     """With Redis this process is one node of many; without it, SQLite on one machine."""
     redis_prefix: str = "snakes:"
+    lookup_limit: int = 30
+    """Unknown room codes one client address may look up a minute (0: no limit)."""
+    access_log: bool = False
+    """One log line per HTTP request and WebSocket connection; off for busy servers."""
+    debug_stats: bool = False
+    """Opt-in: tracemalloc and asyncio task counts at /debug/stats (costs speed)."""
     test_hooks: bool = False
     """Test-only: a manual clock and scripted dice behind /_test/ endpoints."""
 

@@ -11,11 +11,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from snakes.server.limits import MISS_CODES, LookupLimiter, origin_allowed
 from snakes.server.manager import RoomManager
+from snakes.server.metrics import Metrics
 from snakes.server.protocol import (
     MAX_MESSAGE_BYTES,
     FinishAiIntent,
@@ -62,9 +65,35 @@ class RateLimit:
         return True
 
 
-async def serve_connection(websocket: WebSocket, manager: RoomManager) -> None:
+class _Transport:
+    """What the endpoint needs besides the manager: limits and metrics, per app."""
+
+    def __init__(self, lookups: LookupLimiter | None, metrics: Metrics | None) -> None:
+        self.lookups = lookups
+        self.metrics = metrics
+
+
+async def serve_connection(
+    websocket: WebSocket,
+    manager: RoomManager,
+    *,
+    lookups: LookupLimiter | None = None,
+    metrics: Metrics | None = None,
+    public_url: str | None = None,
+) -> None:
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), public_url):
+        # Before accept: the handshake is refused (HTTP 403), so a page on another
+        # site can never drive a player's seat with the player's cookies or network.
+        if metrics is not None:
+            metrics.error("bad_origin")
+        log.warning("refused a WebSocket from origin %r", origin[:100] if origin else origin)
+        await websocket.close(CLOSE_POLICY)
+        return
     await websocket.accept()
     session = Session()
+    session.address = websocket.client.host if websocket.client else ""
+    transport = _Transport(lookups, metrics)
     writer = asyncio.create_task(_write(websocket, session))
     loop = asyncio.get_running_loop()
     limit = RateLimit(loop.time())
@@ -77,7 +106,7 @@ async def serve_connection(websocket: WebSocket, manager: RoomManager) -> None:
             if not limit.allow(loop.time()):
                 await websocket.close(CLOSE_POLICY, "too many messages")
                 return
-            await _handle(text, session, manager)
+            await _handle(text, session, manager, transport)
     except WebSocketDisconnect:
         pass
     except RuntimeError:
@@ -91,8 +120,13 @@ async def serve_connection(websocket: WebSocket, manager: RoomManager) -> None:
             await writer
 
 
-async def _handle(text: str, session: Session, manager: RoomManager) -> None:
+async def _handle(
+    text: str, session: Session, manager: RoomManager, transport: _Transport | None = None
+) -> None:
     ref = None
+    kind = "invalid"
+    started = time.perf_counter()
+    metrics = transport.metrics if transport else None
     try:
         try:
             data: Any = json.loads(text)
@@ -101,20 +135,39 @@ async def _handle(text: str, session: Session, manager: RoomManager) -> None:
         if isinstance(data, dict) and isinstance(data.get("ref"), str):
             ref = data["ref"][:64]
         message = parse_client_message(data)
-        await _dispatch(message, session, manager)
+        kind = message.type
+        await _dispatch(message, session, manager, transport)
     except ProtocolError as error:
+        if metrics is not None:
+            metrics.error(error.code)
         session.send(json.dumps(error_message(error.code, error.message, ref)))
     except Exception:
         log.exception("intent failed")
+        if metrics is not None:
+            metrics.error("internal")
         session.send(
             json.dumps(error_message("internal", "the server failed; nothing changed", ref))
         )
+    if metrics is not None:
+        metrics.intent_seconds.labels(kind).observe(time.perf_counter() - started)
 
 
-async def _dispatch(message: Any, session: Session, manager: RoomManager) -> None:
+async def _dispatch(
+    message: Any, session: Session, manager: RoomManager, transport: _Transport | None = None
+) -> None:
     match message:
         case Hello(room=code, secret=secret):
-            await manager.hello(session, code, secret)
+            lookups = transport.lookups if transport else None
+            if lookups is None:
+                await manager.hello(session, code, secret)
+                return
+            lookups.check(session.address)
+            try:
+                await manager.hello(session, code, secret)
+            except ProtocolError as error:
+                if error.code in MISS_CODES:
+                    lookups.miss(session.address)
+                raise
         case Ping():
             session.send('{"type":"pong"}')
         case RollIntent(seat=seat, version=version):
