@@ -5,10 +5,12 @@ from __future__ import annotations
 import click
 
 from snakes import __version__
+from snakes.cli.analyze import analyze, boards_command
 from snakes.cli.board import board
 from snakes.cli.replay import replay
 from snakes.cli.serve import serve
 from snakes.cli.simulate import simulate_command
+from snakes.cli.verify import verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,6 +23,9 @@ cli.add_command(replay)
 cli.add_command(simulate_command)
 cli.add_command(board)
 cli.add_command(serve)
+cli.add_command(analyze)
+cli.add_command(boards_command)
+cli.add_command(verify)
 
 
 def main() -> None:
