@@ -27,7 +27,8 @@ export function describeEvents(events, ctx) {
       continue;
     }
     const text = otherSentence(ev, name, ctx);
-    if (text) out.push({ after: i, text, seat: ev.seat });
+    // Whose turn it is already shows on the banner and seat card: spoken, not logged.
+    if (text) out.push({ after: i, text, seat: ev.seat, quiet: ev.type === "turn_passed" });
     i++;
   }
   return out;
@@ -79,11 +80,25 @@ function otherSentence(ev, name, ctx) {
   }
 }
 
+/** The board's accessible summary: how many ladders and snakes, and where everyone is. */
+export function describePositions(room) {
+  const parts = room.seats.map((seat) => {
+    if (seat.status === "left") return `${seat.name} left`;
+    if (seat.status === "finished") return `${seat.name} finished${seat.place ? ` ${ordinal(seat.place)}` : ""}`;
+    return seat.square > 0 ? `${seat.name} on ${seat.square}` : `${seat.name} at the start`;
+  });
+  const board = room.board || {};
+  const ladders = (board.ladders || []).length;
+  const snakes = (board.snakes || []).length;
+  return `Board with ${ladders} ladders and ${snakes} snakes. ${parts.join(", ")}.`;
+}
+
 /** Speaks through the page's polite live region and keeps a short visible history. */
 export class Announcer {
   constructor() {
     this.region = document.getElementById("announcer");
     this.timer = null;
+    this.pending = [];
     this.lineEl = null;
     this.logEl = null;
     this.history = [];
@@ -107,15 +122,18 @@ export class Announcer {
     }
   }
 
-  /** Say something to screen readers (polite). */
+  /** Say something to screen readers (polite). Quick successive calls are joined, not lost. */
   speak(text) {
     if (!this.region || !text) return;
-    clearTimeout(this.timer);
+    this.pending.push(text);
+    if (this.timer) return;
     // Clear first so that the same sentence twice is still announced twice.
     this.region.textContent = "";
     this.timer = setTimeout(() => {
-      this.region.textContent = text;
-    }, 60);
+      this.region.textContent = this.pending.join(" ");
+      this.pending = [];
+      this.timer = null;
+    }, 80);
   }
 }
 

@@ -91,6 +91,7 @@ export class Die {
   }
 }
 
+// A fixed tilt first, so the die always shows a little of two more sides.
 function rot(x, y, z) {
-  return `rotateX(${x}deg) rotateY(${y}deg) rotateZ(${z}deg)`;
+  return `rotateX(-16deg) rotateY(22deg) rotateX(${x}deg) rotateY(${y}deg) rotateZ(${z}deg)`;
 }

@@ -9,7 +9,7 @@ import { tokenMarks } from "./colours.js";
  * view: {seats, turn, over, mode}; squares: Map seat -> square shown now;
  * mine: Set of seats this device holds.
  */
-export function renderSeatCards(list, view, squares, mine) {
+export function renderSeatCards(list, view, squares, mine, onRemove = null) {
   const marks = tokenMarks(view.seats);
   const cards = view.seats.map((seat, i) => {
     const square = squares.has(seat.index) ? squares.get(seat.index) : seat.square;
@@ -30,7 +30,10 @@ export function renderSeatCards(list, view, squares, mine) {
         h("span", { class: "seat-meta" },
           h("span", { class: "seat-square" }, square > 0 ? `Square ${square}` : "At the start"),
           h("span", { class: "seat-status" }, statusText(seat)))),
-      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, turnText(seat, isMine)) : null);
+      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, turnText(seat, isMine)) : null,
+      onRemove && seat.status === "racing" && !mine.has(seat.index) && (seat.away || (seat.kind === "human" && seat.connected === false))
+        ? h("button", { class: "button button-ghost seat-remove", type: "button", dataset: { testid: "remove-player" }, on: { click: () => onRemove(seat) } }, `Remove ${seat.name}`)
+        : null);
     return card;
   });
   list.replaceChildren(...cards);

@@ -60,7 +60,8 @@ export class Session {
       case "update":
         if (!msg.room || typeof msg.room !== "object") return;
         this.room = msg.room;
-        this._emit({ type: "update", events: Array.isArray(msg.events) ? msg.events : [], room: msg.room });
+        if (msg.you && typeof msg.you === "object") this.you = msg.you;
+        this._emit({ type: "update", events: Array.isArray(msg.events) ? msg.events : [], room: msg.room, instant: Boolean(msg.instant) });
         break;
       case "error":
         if (FATAL.has(msg.code)) {

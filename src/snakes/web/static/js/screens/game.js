@@ -6,15 +6,15 @@ import { h, isInteractive } from "../dom.js";
 import { Board } from "../board.js";
 import { Tokens } from "../tokens.js";
 import { Die } from "../die.js";
-import { announcer, describeEvents } from "../announcer.js";
+import { announcer, describeEvents, describePositions } from "../announcer.js";
+import { Countdown } from "../countdown.js";
 import { sound } from "../sound.js";
 import { duration, setBoost } from "../settings.js";
 import { pause } from "../anim.js";
 import { openSession } from "../session.js";
-import { secretFor, markOver } from "../saved-game.js";
+import { secretFor, markOver, clearGame } from "../saved-game.js";
 import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
-import { ordinal } from "../dom.js";
 
 const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
 
@@ -38,7 +38,6 @@ export function mount(root, route, ctx) {
   let generation = 0;
   let leaving = false;
   let skipSent = false;
-  let countdownTimer = null;
   const die = new Die();
 
   const heading = h("h1", { class: "game-title" }, "Jungle race");
@@ -55,10 +54,10 @@ export function mount(root, route, ctx) {
     class: "button button-secondary skip-button", type: "button", hidden: true, dataset: { testid: "skip-to-results" },
     on: { click: () => skipToResults() },
   }, "Skip to results");
-  const countdown = h("div", { class: "countdown", hidden: true, dataset: { testid: "countdown" } },
-    h("span", { class: "countdown-text" }), h("span", { class: "countdown-bar" }, h("span", { class: "countdown-fill" })));
+  const countdown = new Countdown();
   const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
   const notice = h("p", { class: "game-notice", role: "alert", dataset: { testid: "game-notice" } });
+  const leaveButton = h("button", { class: "button button-ghost leave-button", type: "button", hidden: true, dataset: { testid: "leave-game" }, on: { click: () => leaveGame() } }, "Leave game");
   const homeButton = h("button", { class: "button button-ghost home-button", type: "button", dataset: { testid: "home" }, on: { click: () => ctx.navigate("") } },
     h("span", { "aria-hidden": "true" }, "← "), "Home");
 
@@ -68,16 +67,15 @@ export function mount(root, route, ctx) {
       boardArea,
       h("div", { class: "side-panel" },
         h("div", { class: "control-card" },
-          banner,
-          h("div", { class: "roll-row" }, die.el, rollButton),
+          h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton)),
           logLine,
-          countdown,
-          skipButton),
+          countdown.el),
         notice,
         h("section", { class: "players", "aria-labelledby": "players-heading" },
           h("h2", { id: "players-heading", class: "panel-heading" }, "Players"),
           cards),
-        h("details", { class: "game-log" }, h("summary", {}, "Game log"), logList))));
+        h("details", { class: "game-log" }, h("summary", {}, "Game log"), logList),
+        leaveButton)));
   root.append(screen);
   announcer.attach(logLine, logList);
 
@@ -123,7 +121,7 @@ export function mount(root, route, ctx) {
       applyRoom(msg.room, { glide: false });
       if (isOver(msg.room)) finishSoon();
     } else if (msg.type === "update") {
-      queue.push({ events: msg.events, room: msg.room });
+      queue.push({ events: msg.events, room: msg.room, instant: msg.instant });
       process();
     } else if (msg.type === "error") {
       handleError(msg);
@@ -163,7 +161,8 @@ export function mount(root, route, ctx) {
     try {
       while (queue.length && gen === generation) {
         const update = queue.shift();
-        setBoost(queue.length >= 3 ? 0.15 : queue.length >= 1 ? 0.45 : 1);
+        // Catch up when updates pile up; "Skip to results" plays out in a flash.
+        setBoost(update.instant ? 0.04 : queue.length >= 3 ? 0.15 : queue.length >= 1 ? 0.45 : 1);
         if (!board) ensureBoard(update.room);
         const names = update.room.seats.map((seat) => seat.name);
         const sentences = describeEvents(update.events, {
@@ -177,7 +176,7 @@ export function mount(root, route, ctx) {
           if (gen !== generation) return;
           await animate(update.events[i], update.room);
           for (const sentence of sentences.filter((x) => x.after === i)) {
-            announcer.show(sentence.text);
+            if (!sentence.quiet) announcer.show(sentence.text);
             spoken.push(sentence.text);
           }
         }
@@ -188,9 +187,9 @@ export function mount(root, route, ctx) {
     } finally {
       setBoost(1);
       busy = false;
+      renderControls();
     }
-    renderControls();
-    if (shown && isOver(shown)) finishSoon();
+    if (gen === generation && shown && isOver(shown)) finishSoon();
   }
 
   async function animate(ev, room) {
@@ -285,16 +284,18 @@ export function mount(root, route, ctx) {
       rules.exact_finish ? "exact finish" : "no exact finish",
       rules.six_again ? "sixes roll again" : "no bonus sixes",
     ].join(" · ");
+    rulesLine.title = rulesLine.textContent;
     heading.textContent = room.mode === "pass" ? "Pass & Play" : room.mode === "ai" ? "Play with AI" : `Room ${room.code}`;
-    board.describe(boardSummary(room));
+    board.describe(describePositions(room));
     banner.classList.remove("bonus");
     renderCards(room);
     renderControls();
-    renderCountdown(room);
+    countdown.show(isOver(room) ? null : room.countdown);
   }
 
   function renderCards(room) {
-    renderSeatCards(cards, { seats: room.seats, turn, over: isOver(room) && !busy, mode: room.mode }, squares, session.mySeats());
+    const host = Boolean(session.you && session.you.host) && room.mode === "online" && !isOver(room);
+    renderSeatCards(cards, { seats: room.seats, turn, over: isOver(room) && !busy, mode: room.mode }, squares, session.mySeats(), host ? removePlayer : null);
   }
 
   function canRoll() {
@@ -317,33 +318,17 @@ export function mount(root, route, ctx) {
       banner.classList.toggle("bonus", Boolean(shown.bonus));
       banner.classList.toggle("mine", mine);
     }
-    if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = "Reconnecting to the game…";
+    if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = "Reconnecting…";
     const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
     skipButton.hidden = !showSkip;
+    // Nobody here rolls any more: the big button becomes "Skip to results".
+    const rollHadFocus = document.activeElement === rollButton;
+    rollButton.hidden = showSkip;
+    if (showSkip && rollHadFocus) skipButton.focus();
     if (!showSkip) skipSent = false;
     skipButton.disabled = skipSent;
-  }
-
-  function renderCountdown(room) {
-    clearInterval(countdownTimer);
-    const c = room.countdown;
-    if (!c || isOver(room) || typeof c.remaining_ms !== "number") {
-      countdown.hidden = true;
-      return;
-    }
-    countdown.hidden = false;
-    const total = c.total_ms || c.remaining_ms || 1;
-    const deadline = performance.now() + c.remaining_ms;
-    const text = countdown.querySelector(".countdown-text");
-    const fill = countdown.querySelector(".countdown-fill");
-    const tick = () => {
-      const left = c.paused ? c.remaining_ms : Math.max(0, deadline - performance.now());
-      text.textContent = c.paused ? "Countdown paused" : `${Math.ceil(left / 1000)} s left to roll`;
-      fill.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
-      countdown.classList.toggle("urgent", left < 5000);
-    };
-    tick();
-    if (!c.paused) countdownTimer = setInterval(tick, 250);
+    const racingMine = shown.seats.some((seat) => session.mySeats().has(seat.index) && seat.status === "racing");
+    leaveButton.hidden = !(shown.mode === "online" && racingMine && !isOver(shown));
   }
 
   function roll() {
@@ -368,6 +353,30 @@ export function mount(root, route, ctx) {
     pending = false;
     clearTimeout(pendingTimer);
     die.waiting(false);
+  }
+
+  async function removePlayer(seat) {
+    const ok = await confirmDialog({
+      title: `Remove ${seat.name}?`,
+      text: `${seat.name} will be ranked as having left, and the race goes on without them.`,
+      ok: "Remove",
+      cancel: "Keep waiting",
+    });
+    if (ok) session.send({ type: "remove", seat: seat.index });
+  }
+
+  async function leaveGame() {
+    const ok = await confirmDialog({
+      title: "Give up your seat?",
+      text: "You leave the race for good; the others play on without you.",
+      ok: "Leave game",
+      cancel: "Keep playing",
+    });
+    if (!ok) return;
+    for (const seat of session.mySeats()) session.send({ type: "leave", seat });
+    leaving = true;
+    clearGame();
+    ctx.navigate("", { guard: false });
   }
 
   function skipToResults() {
@@ -398,7 +407,7 @@ export function mount(root, route, ctx) {
     generation += 1;
     clearTimeout(finishTimer);
     clearTimeout(pendingTimer);
-    clearInterval(countdownTimer);
+    countdown.stop();
     setBoost(1);
     unsubscribe();
     announcer.attach(null, null);
@@ -409,16 +418,4 @@ export function mount(root, route, ctx) {
 
 export function isOver(room) {
   return Boolean(room && (room.over || room.phase === "over"));
-}
-
-function boardSummary(room) {
-  const parts = room.seats.map((seat) => {
-    if (seat.status === "left") return `${seat.name} left`;
-    if (seat.status === "finished") return `${seat.name} finished${seat.place ? ` ${ordinal(seat.place)}` : ""}`;
-    return seat.square > 0 ? `${seat.name} on ${seat.square}` : `${seat.name} at the start`;
-  });
-  const board = room.board || {};
-  const ladders = (board.ladders || []).length;
-  const snakes = (board.snakes || []).length;
-  return `Board with ${ladders} ladders and ${snakes} snakes. ${parts.join(", ")}.`;
 }

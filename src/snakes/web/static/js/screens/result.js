@@ -9,6 +9,7 @@ import { reducedMotion } from "../settings.js";
 import { recordUrl } from "../api.js";
 import { isOver } from "./game.js";
 import { sound } from "../sound.js";
+import { announcer } from "../announcer.js";
 
 const STATUS_TEXT = {
   finished: "Finished",
@@ -32,7 +33,7 @@ export function mount(root, route, ctx) {
   let confetti = null;
 
   const unsubscribe = session.subscribe((msg) => {
-    if (msg.type === "welcome" || msg.type === "update") show(msg.room);
+    if (msg.type === "welcome" || msg.type === "update") show(msg.room, msg.events);
     else if (msg.type === "error") {
       if (msg.code === "room_not_found" || msg.code === "bad_secret") {
         body.replaceChildren(h("div", { class: "panel-card" },
@@ -48,8 +49,9 @@ export function mount(root, route, ctx) {
   const status = h("p", { class: "form-error", role: "alert" });
   if (session.room) show(session.room);
 
-  function show(room) {
+  function show(room, events = []) {
     if (!isOver(room)) {
+      if (events.some((ev) => ev.type === "rematch")) announcer.speak("Rematch! Same table, same rules — everyone back to the start.");
       // A rematch started (from this device or another): back to the board.
       ctx.navigate(`game/${code}`, { guard: false });
       return;
@@ -84,7 +86,7 @@ export function mount(root, route, ctx) {
         const medal = finished && row.place <= 3 ? ["gold", "silver", "bronze"][row.place - 1] : null;
         const placeText = finished && row.place ? ordinal(row.place) : "—";
         const detail = finished ? STATUS_TEXT[row.status] : `${STATUS_TEXT[row.status] || row.status} · square ${row.square}`;
-        return h("li", { class: ["result-row", medal && `medal-${medal}`, !finished && "unfinished"], dataset: { testid: "result-row", seat: String(row.seat), place: String(row.place ?? ""), status: row.status } },
+        return h("li", { class: ["result-row", medal && `podium podium-${medal}`, !finished && "unfinished"], dataset: { testid: "result-row", seat: String(row.seat), place: String(row.place ?? ""), status: row.status } },
           h("span", { class: ["place", medal && `medal medal-${medal}`] }, h("span", { class: "visually-hidden" }, "Place: "), placeText),
           h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[room.seats.indexOf(seat)] || ""),
           h("span", { class: "result-name" }, seat.name),
@@ -170,7 +172,7 @@ function throwConfetti() {
           { transform: "translate(0, -10vh) rotate(0deg)", opacity: 1 },
           { transform: `translate(${drift}px, 105vh) rotate(${spin}deg)`, opacity: 0.9 },
         ],
-        { duration: 2600 + Math.random() * 2200, delay: Math.random() * 900, easing: "cubic-bezier(.25,.6,.45,1)", fill: "forwards" },
+        { duration: 2600 + Math.random() * 2200, delay: Math.random() * 900, easing: "cubic-bezier(.25,.6,.45,1)", fill: "both" },
       ));
     }
   }

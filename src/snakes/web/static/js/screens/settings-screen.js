@@ -2,7 +2,7 @@
 // defaults new games start from. Saved as soon as they change.
 
 import { h, uniqueId } from "../dom.js";
-import { SPEEDS, getSettings, updateSettings } from "../settings.js";
+import { SPEEDS, getSettings, updateSettings, onSettingsChange } from "../settings.js";
 import { toggle } from "./setup.js";
 import { sound } from "../sound.js";
 
@@ -48,5 +48,13 @@ export function mount(root, _route, ctx) {
     saved,
     h("div", { class: "form-actions" }, h("a", { class: "button button-primary", href: "#/", dataset: { testid: "settings-done" } }, "Done")));
   root.append(screen);
-  return () => clearTimeout(savedTimer);
+  // The top bar's sound button changes the same setting: keep the switch in step.
+  const stop = onSettingsChange((now) => {
+    const soundSwitch = screen.querySelector("[data-testid=setting-sound]");
+    if (soundSwitch) soundSwitch.checked = now.sound;
+  });
+  return () => {
+    clearTimeout(savedTimer);
+    stop();
+  };
 }

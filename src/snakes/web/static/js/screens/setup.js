@@ -136,7 +136,7 @@ export function mount(root, route, ctx) {
       seatControls.append(h("div", { class: "stepper", role: "group", "aria-labelledby": countId },
         h("span", { id: countId, class: "stepper-label" }, "AI players"),
         h("button", { class: "stepper-button", type: "button", "aria-label": "Fewer AI players", disabled: aiCount <= 1, dataset: { testid: "ai-fewer", focusKey: "ai-fewer" }, on: { click: () => setAiCount(aiCount - 1, "ai-fewer") } }, "−"),
-        h("output", { class: "stepper-value", "aria-live": "polite", dataset: { testid: "ai-count" } }, String(aiCount)),
+        h("output", { class: "stepper-value", "aria-live": "off", dataset: { testid: "ai-count" } }, String(aiCount)),
         h("button", { class: "stepper-button", type: "button", "aria-label": "More AI players", disabled: aiCount >= 5, dataset: { testid: "ai-more", focusKey: "ai-more" }, on: { click: () => setAiCount(aiCount + 1, "ai-more") } }, "+")));
     }
     clear(seatList);

@@ -1,0 +1,376 @@
+// Play Online: create a private room or join one by code (or invite link), then the
+// lobby, where the seats show live and the host sets the rules and starts the game.
+
+import { h, clear, uniqueId } from "../dom.js";
+import { COLOURS, colour, tokenMarks } from "../colours.js";
+import { getSettings } from "../settings.js";
+import { createRoom, joinRoom, getRoom } from "../api.js";
+import { saveGame, secretFor, clearGame } from "../saved-game.js";
+import { openSession, closeSession } from "../session.js";
+import { announcer } from "../announcer.js";
+import { validName, toggle } from "./setup.js";
+
+const CODE_RE = /^[A-Za-z0-9]{6}$/;
+const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
+
+export function mount(root, route, ctx) {
+  const [view, rawCode] = route.params;
+  const code = String(rawCode || "").toUpperCase();
+  if (view === "lobby" && code) return lobby(root, code, ctx);
+  return entry(root, view === "join" ? code : "", ctx);
+}
+
+/** Create and Join, side by side. */
+function entry(root, presetCode, ctx) {
+  ctx.setTitle("Play Online");
+  const defaults = getSettings();
+  const rules = { finish: "classic", exactFinish: defaults.exactFinish, sixAgain: defaults.sixAgain, countdown: 20 };
+
+  // ---- create ----
+  const hostName = nameField("Your name", "host-name", lastName());
+  const hostColour = colourChoice("host-colour", "red", new Set());
+  const createError = h("p", { class: "form-error", role: "alert" });
+  const countdownId = uniqueId("countdown");
+  const countdownInput = h("input", { id: countdownId, class: "text-input number-input", type: "number", min: "10", max: "60", step: "5", value: "20", inputmode: "numeric", dataset: { testid: "countdown-seconds" } });
+  const finishName = uniqueId("finish");
+  const finishCard = (value, label, text) => {
+    const id = uniqueId("finish-opt");
+    return h("label", { class: "radio-card", for: id },
+      h("input", { type: "radio", id, name: finishName, value, checked: rules.finish === value, on: { change: () => { rules.finish = value; } } }),
+      h("span", { class: "radio-card-body" }, h("span", { class: "radio-card-title" }, label), h("span", { class: "radio-card-text" }, text)));
+  };
+  const createButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "create-room" } }, "Create room");
+  const createForm = h("form", { class: "panel-card", novalidate: true, "aria-labelledby": "create-heading", on: { submit: (e) => { e.preventDefault(); create(); } } },
+    h("h2", { id: "create-heading" }, "Create a room"),
+    h("p", { class: "hint" }, "You host: pick the rules for the whole table, then share the code."),
+    hostName.el,
+    hostColour.el,
+    h("fieldset", { class: "radio-cards" }, h("legend", { class: "field-label" }, "How does it end?"),
+      finishCard("classic", "Classic", "The first player to reach 100 wins, and the game ends."),
+      finishCard("last-one-standing", "Last One Standing", "Finishers take 1st, 2nd, 3rd… and the rest race on.")),
+    toggle("exact", "Exact finish", "You need the exact count to land on 100.", rules.exactFinish, (v) => { rules.exactFinish = v; }, "online-exact-finish"),
+    toggle("six", "Sixes roll again", "A six earns a bonus roll (never more than two sixes in a row).", rules.sixAgain, (v) => { rules.sixAgain = v; }, "online-six-again"),
+    h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, "Seconds per turn (10–60)"), countdownInput),
+    createError,
+    h("div", { class: "form-actions" }, createButton));
+
+  // ---- join ----
+  const codeId = uniqueId("code");
+  const codeInput = h("input", { id: codeId, class: "text-input code-input", type: "text", value: presetCode, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: "6", dataset: { testid: "join-code" } });
+  const joinName = nameField("Your name", "join-name", lastName());
+  const joinColour = colourChoice("join-colour", "blue", new Set());
+  const joinError = h("p", { class: "form-error", role: "alert" });
+  const joinInfo = h("p", { class: "form-note", role: "status" });
+  const joinButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "join-room" } }, "Join room");
+  const watchButton = h("a", { class: "button button-secondary", href: "#/", hidden: true, dataset: { testid: "watch-room" } }, "Watch the game");
+  const joinForm = h("form", { class: "panel-card", novalidate: true, "aria-labelledby": "join-heading", on: { submit: (e) => { e.preventDefault(); join(); } } },
+    h("h2", { id: "join-heading" }, "Join a room"),
+    h("div", { class: "field" }, h("label", { class: "field-label", for: codeId }, "Room code"), codeInput),
+    joinInfo,
+    joinName.el,
+    joinColour.el,
+    joinError,
+    h("div", { class: "form-actions" }, watchButton, joinButton));
+
+  const screen = h("section", { class: "screen online", dataset: { screen: "online" } },
+    h("h1", {}, "Play Online"),
+    presetCode ? [joinForm, createForm] : [createForm, joinForm],
+    h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, "Back")));
+  root.append(screen);
+
+  codeInput.addEventListener("input", () => {
+    codeInput.value = codeInput.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
+    if (CODE_RE.test(codeInput.value)) lookUp(codeInput.value);
+  });
+  if (CODE_RE.test(presetCode)) lookUp(presetCode);
+
+  async function lookUp(value) {
+    joinInfo.textContent = "Looking up the room…";
+    watchButton.hidden = true;
+    try {
+      const room = await getRoom(value);
+      if (codeInput.value !== value) return;
+      const taken = new Set(room.seats.map((seat) => seat.colour));
+      joinColour.setTaken(taken);
+      const host = room.seats.find((seat) => seat.host);
+      if (room.phase === "lobby") {
+        joinInfo.textContent = `${host ? `${host.name}'s room` : "Room"} · ${room.seats.length} of 6 seats taken · ${FINISH_NAMES[room.rules.finish] || "Classic"}`;
+      } else {
+        joinInfo.textContent = room.phase === "over" ? "That game is over." : "That game has started — you can watch it.";
+        watchButton.href = `#/game/${room.code}`;
+        watchButton.hidden = room.phase === "over";
+      }
+    } catch (err) {
+      if (codeInput.value === value) joinInfo.textContent = err.status === 404 ? "No room has that code." : err.message;
+    }
+  }
+
+  async function create() {
+    createError.textContent = "";
+    const name = hostName.value();
+    if (!hostName.check()) return;
+    const countdown = Number(countdownInput.value);
+    if (!Number.isInteger(countdown) || countdown < 10 || countdown > 60) {
+      createError.textContent = "Seconds per turn must be a whole number from 10 to 60.";
+      countdownInput.focus();
+      return;
+    }
+    createButton.disabled = true;
+    try {
+      const created = await createRoom({
+        mode: "online",
+        seats: [{ name, colour: hostColour.value(), kind: "human" }],
+        rules: { finish: rules.finish, exact_finish: rules.exactFinish, six_again: rules.sixAgain },
+        countdown_seconds: countdown,
+      });
+      saveGame({ code: created.code, secret: created.secret, mode: "online" });
+      rememberName(name);
+      ctx.navigate(`online/lobby/${created.code}`, { guard: false });
+    } catch (err) {
+      createError.textContent = err.message;
+      createButton.disabled = false;
+    }
+  }
+
+  async function join() {
+    joinError.textContent = "";
+    const value = codeInput.value.trim().toUpperCase();
+    if (!CODE_RE.test(value)) {
+      joinError.textContent = "A room code has 6 letters and numbers.";
+      codeInput.focus();
+      return;
+    }
+    if (!joinName.check()) return;
+    joinButton.disabled = true;
+    try {
+      const joined = await joinRoom(value, joinName.value(), joinColour.value());
+      saveGame({ code: joined.code, secret: joined.secret, mode: "online" });
+      rememberName(joinName.value());
+      ctx.navigate(`online/lobby/${joined.code}`, { guard: false });
+    } catch (err) {
+      joinError.textContent = err.message;
+      joinButton.disabled = false;
+      if (err.code === "colour_taken") lookUp(value);
+    }
+  }
+}
+
+/** The lobby: seats live, invite code/link/QR, the host's rules and Start. */
+function lobby(root, code, ctx) {
+  ctx.setTitle(`Room ${code}`);
+  const secret = secretFor(code);
+  const session = openSession(code, secret);
+  const seatsList = h("ol", { class: "lobby-seats", dataset: { testid: "lobby-seats" } });
+  const rulesBox = h("div", { class: "lobby-rules" });
+  const status = h("p", { class: "form-note", role: "status", dataset: { testid: "lobby-status" } });
+  const error = h("p", { class: "form-error", role: "alert" });
+  const startButton = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "start-online" }, on: { click: () => session.send({ type: "start", shuffle: shuffle.checked }) } }, "Start Game");
+  const shuffleId = uniqueId("shuffle");
+  const shuffle = h("input", { type: "checkbox", role: "switch", class: "switch", id: shuffleId });
+  const hostControls = h("div", { class: "host-controls" },
+    h("div", { class: "switch-row" }, shuffle, h("label", { for: shuffleId, class: "switch-label" }, h("span", { class: "switch-title" }, "Shuffle turn order"), h("span", { class: "switch-text" }, "Pick who goes first at random."))),
+    startButton);
+  const leaveButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "leave-room" }, on: { click: leave } }, "Leave room");
+  const invite = h("div", { class: "invite-row" });
+  const screen = h("section", { class: "screen online", dataset: { screen: "lobby", code } },
+    h("h1", {}, `Room ${code}`),
+    h("section", { class: "panel-card", "aria-labelledby": "invite-heading" },
+      h("h2", { id: "invite-heading" }, "Invite your friends"),
+      h("p", { class: "room-code", dataset: { testid: "room-code" }, "aria-hidden": "true" }, code),
+      invite),
+    h("section", { class: "panel-card", "aria-labelledby": "lobby-seats-heading" },
+      h("h2", { id: "lobby-seats-heading" }, "Players"),
+      seatsList, status),
+    h("section", { class: "panel-card", "aria-labelledby": "lobby-rules-heading" },
+      h("h2", { id: "lobby-rules-heading" }, "Rules"), rulesBox),
+    error,
+    h("div", { class: "form-actions" }, leaveButton, hostControls));
+  root.append(screen);
+  let you = session.you;
+  let builtRules = "";
+
+  const unsubscribe = session.subscribe((msg) => {
+    if (msg.type === "welcome" || msg.type === "update") {
+      you = session.you;
+      if (msg.type === "update") speakEvents(msg.events, msg.room);
+      render(msg.room);
+    } else if (msg.type === "error") {
+      error.textContent = msg.message;
+      if (msg.code === "room_not_found" || msg.code === "bad_secret") {
+        hostControls.hidden = true;
+      }
+    }
+  });
+  if (session.room) render(session.room);
+
+  function render(room) {
+    if (room.phase !== "lobby") {
+      ctx.navigate(`game/${code}`, { guard: false, replace: true });
+      return;
+    }
+    const host = Boolean(you && you.host);
+    const mine = new Set(you && you.seats ? you.seats : []);
+    const marks = tokenMarks(room.seats);
+    seatsList.replaceChildren(...room.seats.map((seat, i) =>
+      h("li", { class: `lobby-seat colour-${seat.colour}`, dataset: { testid: "lobby-seat", seat: String(seat.index) } },
+        h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[i]),
+        h("span", { class: "seat-name" }, seat.name),
+        seat.host ? h("span", { class: "chip" }, "Host") : null,
+        mine.has(seat.index) ? h("span", { class: "chip chip-you" }, "You") : null,
+        seat.connected ? null : h("span", { class: "chip" }, "Away"),
+        host && !seat.host ? h("button", { class: "button button-ghost", type: "button", on: { click: () => session.send({ type: "remove", seat: seat.index }) } }, `Remove ${seat.name}`) : null)));
+    status.textContent = room.seats.length < 2
+      ? "Waiting for at least one more player…"
+      : host ? `${room.seats.length} players — start when everyone is here.` : "Waiting for the host to start the game…";
+    hostControls.hidden = !host;
+    startButton.disabled = room.seats.length < 2;
+    renderInvite(room);
+    renderRules(room, host);
+  }
+
+  function renderInvite(room) {
+    if (invite.dataset.url === room.invite_url) return;
+    invite.dataset.url = room.invite_url;
+    const copy = h("button", { class: "button button-secondary", type: "button", on: { click: async () => {
+      try {
+        await navigator.clipboard.writeText(room.invite_url);
+        copy.textContent = "Link copied!";
+      } catch {
+        copy.textContent = "Copy failed — select the link";
+      }
+    } } }, "Copy invite link");
+    invite.replaceChildren(
+      h("img", { class: "invite-qr", src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`, alt: `QR code for the invite link to room ${code}`, width: 132, height: 132 }),
+      h("div", { class: "invite-text" },
+        h("p", { class: "hint" }, "Friends join with the code on Play Online, or with this link:"),
+        h("p", { class: "invite-link", dataset: { testid: "invite-link" } }, room.invite_url),
+        copy));
+  }
+
+  function renderRules(room, host) {
+    const key = JSON.stringify([room.rules, room.countdown_seconds, host]);
+    if (key === builtRules) return;
+    builtRules = key;
+    clear(rulesBox);
+    const r = room.rules;
+    if (!host) {
+      rulesBox.append(h("ul", { class: "content-items" },
+        h("li", {}, FINISH_NAMES[r.finish] || "Classic"),
+        h("li", {}, r.exact_finish ? "Exact finish" : "No exact finish"),
+        h("li", {}, r.six_again ? "Sixes roll again" : "No bonus sixes"),
+        h("li", {}, `${room.countdown_seconds} seconds per turn`)));
+      return;
+    }
+    const send = (patch) => {
+      const next = { ...r, ...patch.rules };
+      session.send({ type: "rules", rules: next, countdown_seconds: patch.countdown ?? room.countdown_seconds });
+    };
+    const name = uniqueId("lobby-finish");
+    const option = (value, label) => {
+      const id = uniqueId("lobby-finish-opt");
+      return h("label", { class: "radio-card compact", for: id },
+        h("input", { type: "radio", id, name, value, checked: r.finish === value, on: { change: () => send({ rules: { finish: value } }) } }),
+        h("span", { class: "radio-card-body" }, h("span", { class: "radio-card-title" }, label)));
+    };
+    const countdownId = uniqueId("lobby-countdown");
+    const countdown = h("input", { id: countdownId, class: "text-input number-input", type: "number", min: "10", max: "60", step: "5", value: String(room.countdown_seconds), on: { change: () => {
+      const seconds = Number(countdown.value);
+      if (Number.isInteger(seconds) && seconds >= 10 && seconds <= 60) send({ countdown: seconds });
+      else error.textContent = "Seconds per turn must be a whole number from 10 to 60.";
+    } } });
+    rulesBox.append(
+      h("fieldset", { class: "radio-cards" }, h("legend", { class: "visually-hidden" }, "How the game finishes"), option("classic", "Classic"), option("last-one-standing", "Last One Standing")),
+      toggle("lobby-exact", "Exact finish", "You need the exact count to land on 100.", r.exact_finish, (v) => send({ rules: { exact_finish: v } }), "lobby-exact-finish"),
+      toggle("lobby-six", "Sixes roll again", "A six earns a bonus roll.", r.six_again, (v) => send({ rules: { six_again: v } }), "lobby-six-again"),
+      h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, "Seconds per turn (10–60)"), countdown));
+  }
+
+  function speakEvents(events, room) {
+    const name = (seat) => (room.seats[seat] ? room.seats[seat].name : "A player");
+    for (const ev of events) {
+      if (ev.type === "joined") announcer.speak(`${name(ev.seat)} joined the room.`);
+      else if (ev.type === "seat_left") announcer.speak("A player left the room.");
+      else if (ev.type === "rules_changed") announcer.speak("The host changed the rules.");
+      else if (ev.type === "host_changed") announcer.speak(`${name(ev.seat)} is now the host.`);
+    }
+  }
+
+  function leave() {
+    const seats = you && you.seats ? you.seats : [];
+    for (const seat of seats) session.send({ type: "leave", seat });
+    clearGame();
+    closeSession();
+    ctx.navigate("");
+  }
+
+  return () => unsubscribe();
+}
+
+function nameField(label, testid, initial) {
+  const id = uniqueId("name");
+  const errId = uniqueId("err");
+  const err = h("span", { class: "field-error", id: errId });
+  const input = h("input", { id, class: "text-input", type: "text", value: initial, autocomplete: "nickname", spellcheck: "false", "aria-describedby": errId, dataset: { testid } });
+  const check = () => {
+    const problem = validName(input.value);
+    err.textContent = problem;
+    if (problem) {
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    } else input.removeAttribute("aria-invalid");
+    return !problem;
+  };
+  return {
+    el: h("div", { class: "field" }, h("label", { class: "field-label", for: id }, label), input, err),
+    value: () => input.value.trim(),
+    check,
+  };
+}
+
+function colourChoice(testid, initial, taken) {
+  const name = uniqueId("colour");
+  let current = initial;
+  const fieldset = h("fieldset", { class: "colour-picker", dataset: { testid } }, h("legend", { class: "field-label" }, "Colour"));
+  const inputs = new Map();
+  for (const c of COLOURS) {
+    const id = uniqueId("colour-opt");
+    const input = h("input", { type: "radio", id, name, value: c.id, checked: c.id === initial, dataset: { testid: `colour-${c.id}` }, on: { change: () => { current = c.id; } } });
+    const label = h("label", { class: `swatch colour-${c.id}`, for: id, title: c.label }, input, h("span", { class: "swatch-dot", "aria-hidden": "true" }), h("span", { class: "visually-hidden" }, c.label));
+    inputs.set(c.id, { input, label });
+    fieldset.append(label);
+  }
+  const setTaken = (set) => {
+    for (const [id, { input, label }] of inputs) {
+      const isTaken = set.has(id);
+      input.disabled = isTaken;
+      label.classList.toggle("taken", isTaken);
+      label.title = isTaken ? `${colour(id).label} — already taken` : colour(id).label;
+      label.lastChild.textContent = isTaken ? `${colour(id).label} (taken)` : colour(id).label;
+    }
+    if (set.has(current)) {
+      const free = COLOURS.find((c) => !set.has(c.id));
+      if (free) {
+        current = free.id;
+        inputs.get(free.id).input.checked = true;
+      }
+    }
+  };
+  setTaken(taken);
+  return { el: fieldset, value: () => current, setTaken };
+}
+
+function lastName() {
+  try {
+    return localStorage.getItem("snakes.name") || "";
+  } catch {
+    return "";
+  }
+}
+
+function rememberName(name) {
+  try {
+    localStorage.setItem("snakes.name", name);
+  } catch {
+    // optional
+  }
+}

@@ -1,0 +1,72 @@
+"""Browser fixtures: one real ``snakes serve`` process and one headless Chromium per session.
+
+Chromium is the system one (``/usr/bin/chromium``). Without it the browser tests skip
+with a reason, except on CI (``CI=true``), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.support.server import ServerProcess, running_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Real clock (AI seats roll by themselves), quick AI, no animation allowance.
+WEB_FLAGS = ("--ai-delay", "0.05", "--animation-scale", "0")
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but {CHROMIUM} is missing: the browser tests must run on CI")
+    pytest.skip(f"{CHROMIUM} is not installed; install chromium to run the browser tests")
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for every browser test; each test makes its own rooms."""
+    _require_chromium()
+    with running_server(tmp_path_factory.mktemp("web-data"), *WEB_FLAGS) as process:
+        yield process
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    _require_chromium()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser, web_server: ServerProcess) -> Iterator[Page]:
+    """A fresh page (own storage) at 1440x900; fails the test on any page error."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=web_server.url)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    yield page
+    context.close()
+    assert not errors, f"the page reported errors: {errors}"

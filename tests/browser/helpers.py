@@ -1,0 +1,95 @@
+"""Steps the browser tests share: opening screens, playing turns, screenshots."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+SIZES = ((360, 640), (1440, 900))
+
+
+def snap(page: Page, name: str) -> None:
+    """Save the current screen at phone and desktop size, then restore the viewport."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    original = page.viewport_size or {"width": 1440, "height": 900}
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}x{height}.png"))
+    page.set_viewport_size(original)
+
+
+def use_instant_animations(page: Page) -> None:
+    """Set the 'instant' speed through localStorage before the app loads."""
+    page.goto("/")
+    page.evaluate(
+        "localStorage.setItem('snakes.settings', JSON.stringify({speed: 'instant', sound: false}))"
+    )
+    page.reload()
+    page.wait_for_selector("[data-screen=home]")
+
+
+def open_setup(page: Page, mode: str) -> None:
+    page.goto(f"/#/setup/{mode}")
+    page.wait_for_selector(f"[data-screen=setup][data-mode={mode}]")
+
+
+def start_game(page: Page) -> str:
+    """Press Start Game; returns the room code once the board has its first state."""
+    page.get_by_test_id("start-game").click()
+    return wait_for_game(page)
+
+
+def wait_for_game(page: Page) -> str:
+    page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+    code = page.get_attribute("[data-screen=game]", "data-code")
+    assert code and re.fullmatch(r"[A-Z0-9]{6}", code), code
+    return code
+
+
+# Resolves to: "roll" (this device may roll), "skip" (only AI racing), "result".
+_NEXT_STEP = """() => {
+  if (document.querySelector('[data-screen=result] [data-testid=result-list]')) return 'result';
+  const skip = document.querySelector('[data-testid=skip-to-results]');
+  if (skip && !skip.hidden && !skip.disabled) return 'skip';
+  const roll = document.querySelector('[data-testid=roll]');
+  if (roll && roll.getAttribute('aria-disabled') === 'false') return 'roll';
+  return false;
+}"""
+
+
+def next_step(page: Page, timeout: float = 20_000) -> str:
+    handle = page.wait_for_function(_NEXT_STEP, timeout=timeout)
+    step = handle.json_value()
+    assert isinstance(step, str)
+    return step
+
+
+def play_to_result(page: Page, *, skip: bool = True, max_rolls: int = 2000) -> int:
+    """Roll whenever this device may, until the result screen; returns the rolls made."""
+    rolls = 0
+    while rolls < max_rolls:
+        step = next_step(page)
+        if step == "result":
+            return rolls
+        if step == "skip" and skip:
+            page.get_by_test_id("skip-to-results").click()
+            page.wait_for_selector("[data-screen=result] [data-testid=result-list]")
+            return rolls
+        page.get_by_test_id("roll").click()
+        rolls += 1
+    raise AssertionError(f"no result after {max_rolls} rolls")
+
+
+def seat_squares(page: Page) -> dict[int, int]:
+    cards = page.locator("[data-testid=seat-card]")
+    squares: dict[int, int] = {}
+    for index in range(cards.count()):
+        card = cards.nth(index)
+        squares[int(card.get_attribute("data-seat") or -1)] = int(
+            card.get_attribute("data-square") or -1
+        )
+    return squares
