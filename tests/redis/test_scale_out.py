@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,13 @@ def _event_log(client: GameClient) -> list[tuple[int, Message]]:
         if message["type"] == "update" and message["events"] and message["room"]["version"]:
             seen.setdefault(message["room"]["version"], message["events"])
     return [(v, e) for v in sorted(seen) for e in seen[v]]
+
+
+def _eventually(check: Callable[[], bool], seconds: float = 15.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "the condition never came true"
+        time.sleep(0.05)
 
 
 def test_players_on_three_nodes_play_one_game_with_one_order_of_events(
@@ -196,9 +204,9 @@ def test_without_redis_intents_get_a_clear_error_and_the_node_recovers_by_itself
         host.client.send({"type": "rules", "rules": {"finish": "classic"}})
         assert host.client.wait_type("error")["code"] == "unavailable"
         assert node.get("/healthz")["status"] == "ok"  # no crash loop
-        assert "Redis unreachable" in node.log()
+        _eventually(lambda: "Redis unreachable" in node.log())
         private.start()
-        for _ in range(200):
+        for _ in range(600):  # up to 30 s on a busy machine
             status, body = node.request(
                 "POST", "/api/rooms", {"mode": "online", "seats": [{"name": "H", "colour": "red"}]}
             )

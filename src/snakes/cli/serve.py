@@ -28,12 +28,24 @@ class _JsonFormatter(logging.Formatter):
         return json.dumps(entry)
 
 
-def _configure_logging(log_format: str) -> None:
+def _per_connection_line(record: logging.LogRecord) -> bool:
+    """Lines uvicorn and websockets write for every WebSocket opened or closed."""
+    message = str(record.msg)
+    return message.startswith('%s - "WebSocket ') or message in (
+        "connection open",
+        "connection closed",
+    )
+
+
+def _configure_logging(log_format: str, access_log: bool = True) -> None:
     handler = logging.StreamHandler(sys.stderr)
     if log_format == "json":
         handler.setFormatter(_JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if not access_log:
+        # With thousands of players these are most of the log and a share of the CPU.
+        handler.addFilter(lambda record: not _per_connection_line(record))
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
 
@@ -168,7 +180,27 @@ def _configure_logging(log_format: str) -> None:
     show_default=True,
     help="text for people, json for log collectors (one object per line).",
 )
+@click.option(
+    "--access-log/--no-access-log",
+    show_envvar=True,
+    envvar="SNAKES_ACCESS_LOG",
+    default=False,
+    show_default=True,
+    help="Log every HTTP request and WebSocket connection (costly with many players).",
+)
+@click.option(
+    "--lookup-limit",
+    show_envvar=True,
+    envvar="SNAKES_LOOKUP_LIMIT",
+    type=click.IntRange(0, 100_000),
+    default=30,
+    show_default=True,
+    help="Unknown room codes one address may try a minute before it is refused (0: no limit).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
+@click.option(
+    "--debug-stats", show_envvar=True, envvar="SNAKES_DEBUG_STATS", is_flag=True, hidden=True
+)
 @click.option(
     "--test-hooks", show_envvar=True, envvar="SNAKES_TEST_HOOKS", is_flag=True, hidden=True
 )
@@ -188,20 +220,23 @@ def serve(
     redis_url: str | None,
     redis_prefix: str,
     log_format: str,
+    access_log: bool,
+    lookup_limit: int,
     open_browser: bool,
+    debug_stats: bool,
     test_hooks: bool,
 ) -> None:
     """Serve the web game: Play with AI, Pass & Play and Play Online."""
     import uvicorn  # noqa: PLC0415 - keeps the other commands quick to start
 
-    from snakes.server.app import create_app  # noqa: PLC0415
+    from snakes.server.app import create_app, tune_gc  # noqa: PLC0415
 
     if not countdown_min <= countdown_default <= countdown_max:
         raise click.BadParameter(
             f"the default countdown ({countdown_default}) must lie within "
             f"--countdown-min ({countdown_min}) and --countdown-max ({countdown_max})"
         )
-    _configure_logging(log_format)
+    _configure_logging(log_format, access_log)
     settings = Settings(
         host=host,
         port=port,
@@ -218,6 +253,9 @@ def serve(
         redis_url=redis_url,
         redis_prefix=redis_prefix,
         log_format=log_format,
+        lookup_limit=lookup_limit,
+        access_log=access_log,
+        debug_stats=debug_stats,
         test_hooks=test_hooks,
     )
     config = uvicorn.Config(
@@ -229,6 +267,7 @@ def serve(
         forwarded_allow_ips=list(trusted_proxies) or None,
         ws_max_size=16 * 1024,
         ws_per_message_deflate=False,
+        access_log=access_log,
     )
     server = uvicorn.Server(config)
     shown = (
@@ -242,9 +281,14 @@ def serve(
         if port == 0 and server.servers:
             bound = server.servers[0].sockets[0].getsockname()[1]
             address = shown.replace(":0", f":{bound}")
-        click.echo(f"Snakes & Ladders is running at {address}  (Ctrl+C to stop)", err=True)
+        line = f"Snakes & Ladders is running at {address}  (Ctrl+C to stop)"
+        if log_format == "json":
+            logging.getLogger("snakes").info(line)  # every line of a JSON log is JSON
+        else:
+            click.echo(line, err=True)
         if open_browser:
             webbrowser.open(address)
 
     threading.Thread(target=announce, daemon=True).start()
+    tune_gc()
     server.run()

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import io
-from typing import Annotated, Any, Literal
+import tracemalloc
+from collections import Counter
+from collections.abc import Awaitable
+from typing import Annotated, Any, Literal, TypeVar
 
 import segno
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from snakes.server.boards import board_catalogue, board_named
 from snakes.server.codes import normalise_code
 from snakes.server.content import build_content
+from snakes.server.limits import MISS_CODES, LookupLimiter
 from snakes.server.manager import RoomManager
 from snakes.server.protocol import ProtocolError, RulesIn
 from snakes.server.rooms import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
 
 router = APIRouter()
+T = TypeVar("T")
 
 Colour = Literal["red", "blue", "green", "yellow", "purple", "orange"]
 assert set(COLOURS) == set(Colour.__args__)  # type: ignore[attr-defined]
@@ -41,6 +49,7 @@ class CreateRoom(BaseModel):
     rules: RulesIn = RulesIn()
     shuffle: bool = False
     countdown_seconds: Annotated[int, Field(ge=1, le=600)] | None = None
+    board: Annotated[str, Field(min_length=1, max_length=40)] = "jungle"
 
 
 class JoinRoom(BaseModel):
@@ -74,12 +83,36 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut},
     409: {"model": ErrorOut},
     422: {"model": ErrorOut},
+    429: {"model": ErrorOut},
 }
 
 
 def _manager(request: Request) -> RoomManager:
     manager: RoomManager = request.app.state.manager
     return manager
+
+
+def client_address(request: Request) -> str:
+    """The peer's address; behind a trusted proxy, the one it forwarded."""
+    return request.client.host if request.client else ""
+
+
+async def _looked_up(request: Request, work: Awaitable[T]) -> T:
+    """Run a lookup by room code, counting misses against the client's address."""
+    lookups: LookupLimiter = request.app.state.lookups
+    address = client_address(request)
+    try:
+        lookups.check(address)
+    except ProtocolError:
+        if asyncio.iscoroutine(work):
+            work.close()  # never started: no "never awaited" warning
+        raise
+    try:
+        return await work
+    except ProtocolError as error:
+        if error.code in MISS_CODES:
+            lookups.miss(address)
+        raise
 
 
 @router.post("/api/rooms", status_code=201, responses=_ERRORS)
@@ -92,6 +125,7 @@ async def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
         clean_rules(body.rules.model_dump()),
         shuffle=body.shuffle,
         countdown_seconds=body.countdown_seconds,
+        board=board_named(body.board),
     )
     held = [i for i, s in enumerate(room.seats) if s.kind is Kind.HUMAN]
     return SeatsHeld(code=room.code, secret=secret, seats=held)
@@ -100,22 +134,29 @@ async def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
 @router.post("/api/rooms/{code}/join", status_code=201, responses=_ERRORS)
 async def join_room(code: str, body: JoinRoom, request: Request) -> SeatsHeld:
     """Take a free seat in an online room's lobby, with a name and a free colour."""
-    room, seat, secret = await _manager(request).join(code, body.name, body.colour)
+    room, seat, secret = await _looked_up(
+        request, _manager(request).join(code, body.name, body.colour)
+    )
     return SeatsHeld(code=room.code, secret=secret, seats=[seat])
 
 
 @router.get("/api/rooms/{code}", responses=_ERRORS)
 async def get_room(code: str, request: Request) -> dict[str, Any]:
     """A room's public view: seats, rules, state. Never a secret."""
-    return await _manager(request).public_view(code)
+    return await _looked_up(request, _manager(request).public_view(code))
 
 
 @router.get("/api/rooms/{code}/record", responses=_ERRORS)
 async def get_record(code: str, request: Request, game: int | None = None) -> Response:
     """The record of the room's last finished game (or of game number ``game``)."""
-    text = await _manager(request).backend.load_record(normalise_code(code), game)
-    if text is None:
-        raise ProtocolError("record_not_found", "no finished game is recorded for that room")
+
+    async def load() -> str:
+        text = await _manager(request).backend.load_record(normalise_code(code), game)
+        if text is None:
+            raise ProtocolError("record_not_found", "no finished game is recorded for that room")
+        return text
+
+    text = await _looked_up(request, load())
     return Response(
         text,
         media_type="application/json",
@@ -136,21 +177,81 @@ async def get_qr(code: str, request: Request) -> Response:
     return Response(buffer.getvalue(), media_type="image/svg+xml")
 
 
-@router.get("/api/content")
-def get_content() -> dict[str, Any]:
+@router.get("/api/content", responses=_ERRORS)
+def get_content(board: str = "jungle") -> dict[str, Any]:
     """How to play and the FAQ, built from the board and rule data the engine uses."""
-    return build_content()
+    return build_content(board_named(board))
+
+
+@router.get("/api/boards")
+def get_boards() -> list[dict[str, Any]]:
+    """The boards a game can be played on, with how long a game on each usually takes."""
+    return board_catalogue()
 
 
 @router.get("/healthz")
-def health(request: Request) -> dict[str, Any]:
+async def health(request: Request) -> dict[str, Any]:
+    """Alive: the process answers. Counts of what it holds, for a quick look."""
     manager = _manager(request)
     return {"status": "ok", "rooms": len(manager.rooms), **manager.backend.stats()}
+
+
+@router.get("/readyz", responses={503: {"model": dict[str, str]}})
+async def ready(request: Request) -> JSONResponse:
+    """Ready for players: the store (SQLite or Redis) answers. 503 otherwise."""
+    manager: RoomManager | None = getattr(request.app.state, "manager", None)
+    try:
+        ok = manager is not None and await asyncio.wait_for(manager.backend.ready(), 2.0)
+    except Exception:
+        ok = False
+    if ok:
+        return JSONResponse({"status": "ready"})
+    return JSONResponse({"status": "unavailable"}, status_code=503)
+
+
+@router.get("/metrics", response_class=PlainTextResponse)
+async def metrics(request: Request) -> Response:
+    """Prometheus metrics: rooms, connections, rolls, intent latency, errors by code."""
+    from snakes.server.metrics import CONTENT_TYPE  # noqa: PLC0415
+
+    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)
+
+
+async def debug_stats(
+    request: Request, types: int = 0, generation: int | None = None
+) -> dict[str, Any]:
+    """Opt-in (SNAKES_DEBUG_STATS=1): Python heap and asyncio tasks, to find leaks.
+
+    ``?types=N`` adds the N most common kinds of object the garbage collector tracks
+    (``&generation=G``: only those in generation G).
+    """
+    manager = _manager(request)
+    common: list[tuple[str, int]] = []
+    if types > 0:
+        tracked = gc.get_objects() if generation is None else gc.get_objects(generation)
+        counts = Counter(type(o).__qualname__ for o in tracked)
+        common = counts.most_common(min(types, 200))
+    current, peak = tracemalloc.get_traced_memory() if tracemalloc.is_tracing() else (0, 0)
+    return {
+        "tracemalloc_current": current,
+        "tracemalloc_peak": peak,
+        "tasks": len(asyncio.all_tasks()),
+        "gc_collections": [g["collections"] for g in gc.get_stats()],
+        "gc_seconds": request.app.state.metrics.gc.seconds,
+        "gc_longest": request.app.state.metrics.gc.longest,
+        "gc_tracked": len(gc.get_objects()),
+        "gc_types": common,
+        "rooms": len(manager.rooms),
+        "room_locks": manager.lock_count,
+        "lookup_addresses": len(request.app.state.lookups),
+        **manager.backend.stats(),
+    }
 
 
 _STATUS = {
     "room_not_found": 404,
     "record_not_found": 404,
+    "rate_limited": 429,
     "room_full": 409,
     "colour_taken": 409,
     "already_started": 409,
@@ -160,7 +261,9 @@ _STATUS = {
 
 
 def protocol_error_response(error: ProtocolError) -> JSONResponse:
+    status = _STATUS.get(error.code, 400)
     return JSONResponse(
         {"error": {"code": error.code, "message": error.message}},
-        status_code=_STATUS.get(error.code, 400),
+        status_code=status,
+        headers={"Retry-After": "60"} if status == 429 else None,
     )

@@ -80,6 +80,7 @@ class Backend(Protocol):
     async def startup_rooms(self) -> list[str]: ...
     async def purge(self, before: float) -> int: ...
     def stats(self) -> dict[str, int]: ...
+    async def ready(self) -> bool: ...
 
 
 def deliver(
@@ -91,17 +92,21 @@ def deliver(
     from its secret digest before the update goes out.
     """
     head = body[:-1]
+    tails: dict[frozenset[int], str] = {}
     for session in sessions:
         if session.id == skip:
             continue
         if session.secret_hash:
             session.seats = frozenset(i for i, h in enumerate(hashes) if h == session.secret_hash)
-        you = {
-            "seats": sorted(session.seats),
-            "host": host is not None and host in session.seats,
-            "spectator": not session.seats,
-        }
-        session.send(f'{head},"you":{json.dumps(you)}}}')
+        tail = tails.get(session.seats)
+        if tail is None:
+            you = {
+                "seats": sorted(session.seats),
+                "host": host is not None and host in session.seats,
+                "spectator": not session.seats,
+            }
+            tail = tails[session.seats] = f',"you":{json.dumps(you)}}}'
+        session.send(head + tail)
 
 
 class LocalBackend:
@@ -111,6 +116,8 @@ class LocalBackend:
         self.store = store
         self.clock = clock
         self._sessions: dict[str, set[Session]] = defaultdict(set)
+        self._presence: dict[str, Presence] = {}
+        """Worked out again only when someone connects or leaves (asked ~5 times a roll)."""
         self._heap: list[tuple[float, str, str]] = []
         self._due: dict[tuple[str, str], float] = {}
         self._wake = asyncio.Event()
@@ -154,8 +161,10 @@ class LocalBackend:
 
     async def attach(self, code: str, session: Session) -> None:
         self._sessions[code].add(session)
+        self._presence.pop(code, None)
 
     async def detach(self, code: str, session: Session) -> None:
+        self._presence.pop(code, None)
         members = self._sessions.get(code)
         if members is not None:
             members.discard(session)
@@ -163,8 +172,15 @@ class LocalBackend:
                 del self._sessions[code]
 
     def presence(self, code: str) -> Presence:
-        sessions = self._sessions.get(code, set())
-        return Presence(frozenset(s.secret_hash for s in sessions if s.secret_hash), len(sessions))
+        known = self._presence.get(code)
+        if known is not None:
+            return known
+        sessions = self._sessions.get(code)
+        if not sessions:
+            return Presence(frozenset(), 0)
+        known = Presence(frozenset(s.secret_hash for s in sessions if s.secret_hash), len(sessions))
+        self._presence[code] = known
+        return known
 
     def local_sessions(self, code: str) -> list[Session]:
         return list(self._sessions.get(code, ()))
@@ -183,6 +199,9 @@ class LocalBackend:
             "connections": sum(len(m) for m in self._sessions.values()),
             "timers": len(self._due),
         }
+
+    async def ready(self) -> bool:
+        return self.store.ready()
 
     async def _run_timers(self, fire: FireTimer) -> None:
         while True:

@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from snakes.engine import (
+    JUNGLE,
     MAX_SEATS,
     Abandon,
     Action,
+    Board,
     Climbed,
     DiceSource,
     GameState,
@@ -33,13 +35,15 @@ from snakes.engine import (
     Skip,
     Slid,
 )
+from snakes.fair import dice_key, fair_roll, new_server_seed
 from snakes.server.backend import Backend, BackendUnavailable, Work
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
 from snakes.server.protocol import ProtocolError
 from snakes.server.rooms import COLOURS, Kind, Mode, Phase, Room, Seat, TurnClock
 from snakes.server.session import Session
 from snakes.server.settings import Settings
-from snakes.server.views import room_view
+from snakes.server.testing import ScriptableDice
+from snakes.server.views import event_data, room_view
 
 log = logging.getLogger("snakes.rooms")
 
@@ -64,6 +68,10 @@ class RoomManager:
         self._locks: dict[str, asyncio.Lock] = {}
         self._work = Work()
         self.rolls = 0
+
+    @property
+    def lock_count(self) -> int:
+        return len(self._locks)
 
     # ---- life cycle -------------------------------------------------------------
 
@@ -97,7 +105,9 @@ class RoomManager:
     async def run(self, code: str, handler: Callable[[Room], T]) -> T:
         """Run ``handler`` on the room, then commit what it did; retry on a conflict."""
         code = normalise_code(code)
-        lock = self._locks.setdefault(code, asyncio.Lock())
+        lock = self._locks.get(code)
+        if lock is None:
+            lock = self._locks[code] = asyncio.Lock()
         async with lock:
             for _ in range(COMMIT_ATTEMPTS):
                 room = self.rooms.get(code)
@@ -185,6 +195,7 @@ class RoomManager:
         *,
         shuffle: bool,
         countdown_seconds: int | None,
+        board: Board = JUNGLE,
     ) -> tuple[Room, str]:
         """A new room; the answer's secret holds its human seats (online: the host's)."""
         countdown = countdown_seconds or self.settings.countdown_default
@@ -211,6 +222,8 @@ class RoomManager:
                 rules=rules,
                 seats=seats,
                 countdown_seconds=countdown,
+                board=board,
+                server_seed=new_server_seed().hex() if mode is Mode.ONLINE else "",
                 host=0 if mode is Mode.ONLINE else None,
                 phase=Phase.LOBBY if mode is Mode.ONLINE else Phase.PLAYING,
                 created_at=now,
@@ -308,6 +321,9 @@ class RoomManager:
         if room is not None and room.is_local and not self.backend.presence(code).viewers:
             # A local game pauses while no device shows it; the store keeps it.
             self.rooms.pop(code, None)
+            lock = self._locks.get(code)
+            if lock is not None and not lock.locked():
+                del self._locks[code]
 
     def _welcome(self, session: Session, room: Room) -> None:
         """The whole state, to one connection: after hello, and after an outage."""
@@ -357,7 +373,7 @@ class RoomManager:
             )
         if game.turn != seat:
             raise ProtocolError("not_your_turn", f"it is {room.seats[game.turn or 0].name}'s turn")
-        self._act(room, Roll(seat, self.dice.roll(game.faces)))
+        self._act(room, Roll(seat, self._die(room, game.faces)))
 
     def leave(self, session: Session, room: Room, seat: int) -> None:
         self._check_seat(session, room, seat)
@@ -384,7 +400,14 @@ class RoomManager:
         self._touch(room)
         self._publish(room, [{"type": "started"}], new_turn=True)
 
-    def set_rules(self, session: Session, room: Room, rules: Rules, countdown: int | None) -> None:
+    def set_rules(
+        self,
+        session: Session,
+        room: Room,
+        rules: Rules,
+        countdown: int | None,
+        board: Board | None = None,
+    ) -> None:
         self._check_host(session, room)
         if room.phase is not Phase.LOBBY:
             raise ProtocolError("already_started", "rules are fixed once the game starts")
@@ -392,8 +415,34 @@ class RoomManager:
             self._check_countdown(countdown)
             room.countdown_seconds = countdown
         room.rules = rules
+        if board is not None:
+            room.board = board
         self._touch(room)
         self._publish(room, [{"type": "rules_changed"}])
+
+    def add_ai(self, session: Session, room: Room, name: str, colour: str) -> None:
+        """The online host adds an AI seat in the lobby; it rolls by itself, like everyone's."""
+        self._check_host(session, room)
+        if room.phase is not Phase.LOBBY:
+            raise ProtocolError("already_started", "seats are fixed once the game starts")
+        if len(room.seats) >= MAX_SEATS:
+            raise ProtocolError("room_full", f"all {MAX_SEATS} seats are taken")
+        seat = Seat(name, colour, Kind.AI, "")
+        _check_colours([*room.seats, seat])
+        room.seats.append(seat)
+        self._touch(room)
+        self._publish(room, [{"type": "joined", "seat": len(room.seats) - 1}])
+
+    def seed(self, session: Session, room: Room, seed: str) -> None:
+        """A device's own seed for the next game's dice, sent after seeing the commitment."""
+        self._check_member(session, room)
+        if not room.fair:
+            raise ProtocolError("not_allowed", "this room's dice take no seeds")
+        if room.phase is Phase.PLAYING:
+            raise ProtocolError("already_started", "seeds are fixed once the game starts")
+        room.client_seeds[session.secret_hash] = seed
+        self._touch(room)
+        self._publish(room, [])
 
     def remove(self, session: Session, room: Room, seat: int) -> None:
         self._check_host(session, room)
@@ -439,7 +488,7 @@ class RoomManager:
         events: list[dict[str, Any]] = []
         for _ in range(MAX_FAST_FORWARD):
             game = self._playing(room)
-            events += self._apply(room, Roll(game.turn or 0, self.dice.roll(game.faces)))
+            events += self._apply(room, Roll(game.turn or 0, self._die(room, game.faces)))
             if room.phase is Phase.OVER:
                 break
         self._publish(room, events, new_turn=True, instant=True)
@@ -460,9 +509,24 @@ class RoomManager:
         if isinstance(action, Roll):
             self.rolls += 1
         if room.phase is Phase.OVER:
-            self._work.records.append((room.game_number, room.record().to_json()))
+            self._work.records.append((room.game_number, room.record_json()))
+            if room.fair:
+                # The seed is revealed in the record; the next game gets a new one, and
+                # the players' devices send fresh seeds after seeing its commitment.
+                room.server_seed = new_server_seed().hex()
+                room.client_seeds = {}
             log.info("room %s game %d over", room.code, room.game_number)
-        return [e.to_data() for e in events]
+        return [event_data(e) for e in events]
+
+    def _die(self, room: Room, faces: int) -> int:
+        """The next roll: from the room's committed seeds online, else a secure die."""
+        if isinstance(self.dice, ScriptableDice) and self.dice.queued:
+            return self.dice.roll(faces)  # test hooks only
+        if room.fair and room.locked_seeds is not None:
+            index = sum(isinstance(a, Roll) for a in room.actions)
+            key = dice_key(bytes.fromhex(room.server_seed), room.locked_seeds)
+            return fair_roll(key, index, faces)
+        return self.dice.roll(faces)
 
     def _allowance(self, events: Iterable[dict[str, Any]]) -> float:
         squares = jumps = 0
@@ -554,7 +618,7 @@ class RoomManager:
                 self._act(room, Skip(clock.seat))
         elif name == "ai":
             if game is not None and game.turn is not None and not game.over:
-                self._act(room, Roll(game.turn, self.dice.roll(game.faces)))
+                self._act(room, Roll(game.turn, self._die(room, game.faces)))
         elif name == "idle":
             if room.phase is Phase.PLAYING:
                 self._act(room, Abandon())

@@ -53,6 +53,18 @@ class RulesIntent(_Message):
     type: Literal["rules"]
     rules: RulesIn
     countdown_seconds: Annotated[int, Field(ge=1, le=600)] | None = None
+    board: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+
+
+class SeedIntent(_Message):
+    type: Literal["seed"]
+    seed: Annotated[str, Field(max_length=128)]
+
+
+class AddAiIntent(_Message):
+    type: Literal["add_ai"]
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    colour: Literal["red", "blue", "green", "yellow", "purple", "orange"]
 
 
 class RemoveIntent(_Message):
@@ -81,13 +93,27 @@ ClientMessage = Annotated[
     | RemoveIntent
     | RematchIntent
     | FinishAiIntent
+    | SeedIntent
+    | AddAiIntent
     | Ping,
     Field(discriminator="type"),
 ]
 
 _CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 KNOWN_TYPES = frozenset(
-    ["hello", "roll", "leave", "start", "rules", "remove", "rematch", "finish_ai", "ping"]
+    [
+        "hello",
+        "roll",
+        "leave",
+        "start",
+        "rules",
+        "remove",
+        "rematch",
+        "finish_ai",
+        "seed",
+        "add_ai",
+        "ping",
+    ]
 )
 
 
@@ -105,7 +131,7 @@ def parse_client_message(data: Any) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
     kind = data.get("type")
-    if kind not in KNOWN_TYPES:
+    if not isinstance(kind, str) or kind not in KNOWN_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
     try:
         return _CLIENT_MESSAGE.validate_python(data)

@@ -374,6 +374,12 @@ class RedisBackend:
     def stats(self) -> dict[str, int]:
         return {"connections": sum(len(m) for m in self._sessions.values())}
 
+    async def ready(self) -> bool:
+        try:
+            return bool(await self.redis.ping())
+        except (RedisError, OSError):
+            return False
+
 
 def _dump(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

@@ -7,6 +7,8 @@ are played by the server.
 
 from __future__ import annotations
 
+import functools
+import json
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
@@ -24,6 +26,7 @@ from snakes.engine import (
     apply,
     new_game,
 )
+from snakes.fair import SCHEME, commit
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 NAME_MAX = 20
@@ -44,6 +47,18 @@ class Phase(StrEnum):
 class Kind(StrEnum):
     HUMAN = "human"
     AI = "ai"
+
+
+@functools.lru_cache(maxsize=64)
+def rules_data(rules: Rules) -> dict[str, Any]:
+    """``rules.to_data()``, worked out once per rule set. Shared: never change it."""
+    return rules.to_data()
+
+
+@functools.lru_cache(maxsize=64)
+def board_data(board: Board) -> dict[str, object]:
+    """``board.to_data()``, worked out once per board. Shared: never change it."""
+    return board.to_data()
 
 
 def clean_name(name: str) -> str:
@@ -117,13 +132,50 @@ class Room:
     turn_clock: TurnClock | None = None
     timers: dict[str, float] = field(default_factory=dict)
     """Pending timers by name (turn, ai, idle, host): when each is due."""
+    server_seed: str = ""
+    """Online rooms: the next game's secret seed (hex); its SHA-256 is public at once."""
+    client_seeds: dict[str, str] = field(default_factory=dict)
+    """Seeds the players' devices sent for the next game, by seat secret digest."""
+    locked_seeds: list[str] | None = None
+    """The client seeds the game in progress rolls with (fixed when it started)."""
     game: GameState | None = None
 
     @property
     def is_local(self) -> bool:
         return self.mode is not Mode.ONLINE
 
+    @property
+    def fair(self) -> bool:
+        """Provably fair dice: online rooms roll from committed seeds."""
+        return bool(self.server_seed)
+
+    def lock_seeds(self) -> None:
+        """Fix the client seeds the starting game rolls with, one per seat."""
+        self.locked_seeds = [
+            self.client_seeds.get(s.secret_hash, "") if s.secret_hash else "" for s in self.seats
+        ]
+
+    def fair_section(self, *, reveal: bool) -> dict[str, Any]:
+        """The record's ``fair`` section (the server seed only once revealed)."""
+        section: dict[str, Any] = {
+            "scheme": SCHEME,
+            "commitment": commit(bytes.fromhex(self.server_seed)),
+            "client_seeds": list(self.locked_seeds or []),
+        }
+        if reveal:
+            section["server_seed"] = self.server_seed
+        return section
+
+    def record_json(self) -> str:
+        """The game's record, with its fair-dice section revealed when it has one."""
+        data = self.record().to_data()
+        if self.fair and self.locked_seeds is not None:
+            data["fair"] = self.fair_section(reveal=True)
+        return json.dumps(data, ensure_ascii=False)
+
     def start_game(self) -> None:
+        if self.fair:
+            self.lock_seeds()
         self.game = new_game(len(self.seats), self.rules, self.board, first=self.first)
         self.actions = []
         self.phase = Phase.PLAYING
@@ -152,8 +204,8 @@ class Room:
         return {
             "code": self.code,
             "mode": self.mode.value,
-            "rules": self.rules.to_data(),
-            "board": self.board.to_data(),
+            "rules": rules_data(self.rules),
+            "board": board_data(self.board),
             "seats": [s.to_data() for s in self.seats],
             "countdown_seconds": self.countdown_seconds,
             "host": self.host,
@@ -166,6 +218,9 @@ class Room:
             "rev": self.rev,
             "turn_clock": None if self.turn_clock is None else asdict(self.turn_clock),
             "timers": self.timers,
+            "server_seed": self.server_seed,
+            "client_seeds": self.client_seeds,
+            "locked_seeds": self.locked_seeds,
         }
 
     @classmethod
@@ -185,6 +240,9 @@ class Room:
             created_at=data["created_at"],
             touched_at=data["touched_at"],
             rev=data.get("rev", 0),
+            server_seed=data.get("server_seed", ""),
+            client_seeds=dict(data.get("client_seeds", {})),
+            locked_seeds=data.get("locked_seeds"),
             turn_clock=TurnClock(**data["turn_clock"]) if data.get("turn_clock") else None,
             timers=dict(data.get("timers", {})),
         )

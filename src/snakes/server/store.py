@@ -8,7 +8,9 @@ a version and migrates itself forward when the server starts.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -16,6 +18,9 @@ from snakes.engine import Action, action_to_data
 from snakes.server.rooms import Room
 
 SCHEMA_VERSION = 1
+CHECKPOINT_SECONDS = 1.0
+
+log = logging.getLogger("snakes.store")
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -57,6 +62,7 @@ class Store(Protocol):
     def load_record(self, code: str, game: int | None = None) -> str | None: ...
     def purge(self, *, records_before: float, local_rooms_before: float) -> int: ...
     def close(self) -> None: ...
+    def ready(self) -> bool: ...
 
 
 class SQLiteStore:
@@ -74,6 +80,27 @@ class SQLiteStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        # A checkpoint copies the log into the database file and waits for the disk
+        # (fsync): tens of milliseconds, hundreds on a busy disk. Commits never do it
+        # (they only append to the log); a thread of its own does, once a second, so
+        # the event loop that serves every player never waits for the disk.
+        self._db.execute("PRAGMA wal_autocheckpoint=1000")  # AB
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_forever, name="sqlite-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoint_forever(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            while not self._stop.wait(CHECKPOINT_SECONDS * 1e6):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                except sqlite3.Error as error:
+                    log.warning("checkpoint failed: %s", error)
+        finally:
+            db.close()
 
     @classmethod
     def in_folder(cls, folder: Path) -> SQLiteStore:
@@ -181,7 +208,19 @@ class SQLiteStore:
         return len(stale) + cursor.rowcount
 
     def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(10)
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as error:
+            log.warning("last checkpoint failed: %s", error)
         self._db.close()
+
+    def ready(self) -> bool:
+        try:
+            return bool(self._db.execute("SELECT 1").fetchone() == (1,))
+        except sqlite3.Error:
+            return False
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

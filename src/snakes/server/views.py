@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
-from snakes.engine import FINISH, placings
-from snakes.server.rooms import Kind, Phase, Room
+from snakes.analysis import live_odds, live_place_chances
+from snakes.engine import FINISH, Finish, placings
+from snakes.fair import SCHEME, commit
+from snakes.server.rooms import Kind, Phase, Room, board_data, rules_data
+
+_EVENT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def event_data(event: Any) -> dict[str, Any]:
+    """``event.to_data()`` without its deep copy (events hold numbers, flags and tuples).
+
+    An update is built for every roll of every room; this is the hot path.
+    """
+    names = _EVENT_FIELDS.get(type(event))
+    if names is None:
+        names = _EVENT_FIELDS[type(event)] = tuple(f.name for f in fields(event))
+    data: dict[str, Any] = {"type": event.kind}
+    for name in names:
+        data[name] = getattr(event, name)
+    return data
 
 
 def seat_status(room: Room, index: int) -> tuple[str, int | None]:
@@ -69,6 +88,7 @@ def room_view(
             "paused": True,
         }
     results = None
+    odds = _odds(room) if room.phase is Phase.PLAYING else None
     if game is not None and game.over:
         results = [
             {"place": p.place, "seat": p.seat, "square": p.square, "status": p.status.value}
@@ -79,9 +99,9 @@ def room_view(
         "mode": room.mode.value,
         "phase": room.phase.value,
         "game_number": room.game_number,
-        "rules": room.rules.to_data(),
+        "rules": rules_data(room.rules),
         "countdown_seconds": room.countdown_seconds,
-        "board": room.board.to_data(),
+        "board": board_data(room.board),
         "finish_square": FINISH,
         "seats": seats,
         "turn": game.turn if game else None,
@@ -95,5 +115,37 @@ def room_view(
         "countdown": countdown,
         "only_ai_racing": bool(racing) and all(room.seats[s].kind is Kind.AI for s in racing),
         "version": room.version,
+        "odds": odds,
+        "fair": _fair(room),
         "invite_url": f"{public_url.rstrip('/')}/r/{room.code}",
+    }
+
+
+def _odds(room: Room) -> dict[str, Any] | None:
+    """Each seat's exact chance to win (Classic) or expected place (Last One Standing)."""
+    game = room.game
+    if game is None or game.over:
+        return None
+    try:
+        if game.rules.finish is Finish.CLASSIC:
+            return {"kind": "win", "values": [round(p, 4) for p in live_odds(game)]}
+        chances = live_place_chances(game)
+        expected = [sum((place + 1) * p for place, p in enumerate(row)) for row in chances]
+        return {"kind": "place", "values": [round(e, 3) for e in expected]}
+    except Exception:  # an odd custom board must never break the game itself
+        return None
+
+
+def _fair(room: Room) -> dict[str, Any] | None:
+    """The dice commitment and the seeds in use; a server seed is revealed only in records."""
+    if not room.fair:
+        return None
+    if room.phase is Phase.PLAYING:
+        return {**room.fair_section(reveal=False), "accepting_seeds": False}
+    # The lobby, or after a game: the next game's commitment, taking the devices' seeds.
+    return {
+        "scheme": SCHEME,
+        "commitment": commit(bytes.fromhex(room.server_seed)),
+        "accepting_seeds": True,
+        "seeds_received": len(room.client_seeds),
     }

@@ -16,11 +16,13 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from snakes.server.boards import board_named
 from snakes.server.limits import MISS_CODES, LookupLimiter, origin_allowed
 from snakes.server.manager import RoomManager
 from snakes.server.metrics import Metrics
 from snakes.server.protocol import (
     MAX_MESSAGE_BYTES,
+    AddAiIntent,
     FinishAiIntent,
     Hello,
     LeaveIntent,
@@ -30,11 +32,12 @@ from snakes.server.protocol import (
     RemoveIntent,
     RollIntent,
     RulesIntent,
+    SeedIntent,
     StartIntent,
     error_message,
     parse_client_message,
 )
-from snakes.server.rooms import clean_rules
+from snakes.server.rooms import clean_name, clean_rules
 from snakes.server.session import Session
 
 log = logging.getLogger("snakes.ws")
@@ -176,17 +179,30 @@ async def _dispatch(
             await manager.intent(session, lambda s, r: manager.leave(s, r, seat))
         case StartIntent(shuffle=shuffle):
             await manager.intent(session, lambda s, r: manager.start_game(s, r, shuffle))
-        case RulesIntent(rules=rules, countdown_seconds=countdown):
+        case RulesIntent(rules=rules, countdown_seconds=countdown, board=board_name):
             new_rules = clean_rules(rules.model_dump())
+            board = None if board_name is None else board_named(board_name)
             await manager.intent(
-                session, lambda s, r: manager.set_rules(s, r, new_rules, countdown)
+                session, lambda s, r: manager.set_rules(s, r, new_rules, countdown, board)
             )
+        case SeedIntent(seed=seed):
+            await manager.intent(session, lambda s, r: manager.seed(s, r, seed))
+        case AddAiIntent(name=name, colour=colour):
+            clean = _clean_name(name)
+            await manager.intent(session, lambda s, r: manager.add_ai(s, r, clean, colour))
         case RemoveIntent(seat=seat):
             await manager.intent(session, lambda s, r: manager.remove(s, r, seat))
         case RematchIntent():
             await manager.intent(session, manager.rematch)
         case FinishAiIntent():
             await manager.intent(session, manager.finish_ai)
+
+
+def _clean_name(name: str) -> str:
+    try:
+        return clean_name(name)
+    except ValueError as error:
+        raise ProtocolError("invalid_name", str(error)) from None
 
 
 async def _write(websocket: WebSocket, session: Session) -> None:

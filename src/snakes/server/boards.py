@@ -1,0 +1,48 @@
+"""The boards a room can be played on: the ones that ship with the game, by name."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from snakes.analysis import analyze
+from snakes.boards import SHIPPED, BoardFileError, shipped_board
+from snakes.engine import Board, Rules
+from snakes.server.protocol import ProtocolError
+
+
+@functools.lru_cache(maxsize=32)
+def board_named(name: str) -> Board:
+    """A shipped board; an unknown name is a typed refusal."""
+    if name not in SHIPPED:
+        raise ProtocolError("invalid_board", f"no board is called {name[:40]!r}")
+    try:
+        return shipped_board(name).board
+    except BoardFileError as error:  # pragma: no cover - shipped boards are tested
+        raise ProtocolError("invalid_board", str(error)) from None
+
+
+@functools.lru_cache(maxsize=1)
+def board_catalogue() -> list[dict[str, Any]]:
+    """Every shipped board with how long a game on it takes (exact, one player, defaults).
+
+    Worked out once per process: the Markov chain of each board takes a few tens of ms.
+    """
+    catalogue = []
+    for name in SHIPPED:
+        shipped = shipped_board(name)
+        law = analyze(shipped.board, Rules(), players=1).law
+        catalogue.append(
+            {
+                "name": name,
+                "title": name.replace("-", " ").capitalize(),
+                "description": shipped.description,
+                "ladders": len(shipped.board.ladders),
+                "snakes": len(shipped.board.snakes),
+                "mean_turns": round(law.mean, 1),
+                "median_turns": law.median,
+                "p10_turns": law.p10,
+                "p90_turns": law.p90,
+            }
+        )
+    return catalogue
