@@ -215,7 +215,8 @@ def test_without_redis_intents_get_a_clear_error_and_the_node_recovers_by_itself
             private.wait_a_moment()
         assert status == 201
         again, host2 = create_room(node)
-        assert host2.client.room is not None and host2.client.room["code"] == again
+        assert host2.client.room is not None, host2.client.received
+        assert host2.client.room["code"] == again
         host.client.close()
         host2.client.close()
         del code

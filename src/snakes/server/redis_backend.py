@@ -328,10 +328,15 @@ class RedisBackend:
         self._sessions[code].add(session)
         try:
             await self.redis.hset(self._people(code), self._field(session), session.secret_hash)
-            if first and self._pubsub is not None:
-                await self._pubsub.subscribe(self._channel(code))
         except (RedisError, OSError) as error:
             raise BackendUnavailable(str(error)) from error
+        if first and self._pubsub is not None:
+            try:
+                await self._pubsub.subscribe(self._channel(code))
+            except (RedisError, OSError) as error:
+                # The update listener is reconnecting; it subscribes to every room with
+                # connections here once it is back, and resends their state.
+                log.warning("could not subscribe to room %s yet: %s", code, error)
 
     async def detach(self, code: str, session: Session) -> None:
         members = self._sessions.get(code)
