@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from snakes.analysis.moves import ChainKey, chain_key, roll_table
 from snakes.engine import FINISH, JUNGLE, MAX_SEATS, MIN_SEATS, Board, Finish, Rules
+from snakes.simulate import report_data
 
 IntArray = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]
@@ -171,22 +172,7 @@ class FastReport:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "games": self.games,
-            "players": self.players,
-            "rules": self.rules.to_data(),
-            "board": self.board,
-            "simulator": "fast",
-            "mean_turns": round(self.mean_turns, 4),
-            "median_turns": self.median_turns,
-            "longest_game_turns": self.longest_game,
-            "games_per_second": round(self.games_per_second, 1),
-        }
-        if self.rules.finish is Finish.CLASSIC:
-            data["win_share"] = [round(s, 4) for s in self.win_share]
-        else:
-            data["mean_place"] = [round(p, 4) for p in self.mean_place]
-        return data
+        return report_data(self, board=self.board, simulator="fast")
 
 
 class _Batch:

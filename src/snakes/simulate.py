@@ -6,7 +6,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from snakes.engine import JUNGLE, Board, Finish, GameState, Rules, SeededDice, new_game, roll
 
@@ -55,20 +55,47 @@ class SimulationReport:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "games": self.games,
-            "players": self.players,
-            "rules": self.rules.to_data(),
-            "mean_turns": round(self.mean_turns, 4),
-            "median_turns": self.median_turns,
-            "longest_game_turns": self.longest_game,
-            "games_per_second": round(self.games_per_second, 1),
-        }
-        if self.rules.finish is Finish.CLASSIC:
-            data["win_share"] = [round(s, 4) for s in self.win_share]
-        else:
-            data["mean_place"] = [round(p, 4) for p in self.mean_place]
-        return data
+        return report_data(self)
+
+
+class Report(Protocol):
+    """What both simulators report (the engine path and the vectorised one)."""
+
+    games: int
+    players: int
+    rules: Rules
+
+    @property
+    def mean_turns(self) -> float: ...
+    @property
+    def median_turns(self) -> float: ...
+    @property
+    def longest_game(self) -> int: ...
+    @property
+    def games_per_second(self) -> float: ...
+    @property
+    def win_share(self) -> list[float]: ...
+    @property
+    def mean_place(self) -> list[float]: ...
+
+
+def report_data(report: Report, **extra: Any) -> dict[str, Any]:
+    """A report as one JSON-ready object, the same shape from either simulator."""
+    data: dict[str, Any] = {
+        "games": report.games,
+        "players": report.players,
+        "rules": report.rules.to_data(),
+        **extra,
+        "mean_turns": round(report.mean_turns, 4),
+        "median_turns": report.median_turns,
+        "longest_game_turns": report.longest_game,
+        "games_per_second": round(report.games_per_second, 1),
+    }
+    if report.rules.finish is Finish.CLASSIC:
+        data["win_share"] = [round(s, 4) for s in report.win_share]
+    else:
+        data["mean_place"] = [round(p, 4) for p in report.mean_place]
+    return data
 
 
 def play_out(state: GameState, dice: SeededDice) -> GameState:
