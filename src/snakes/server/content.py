@@ -221,4 +221,45 @@ def build_content(board: Board = JUNGLE) -> dict[str, Any]:
             ),
         },
     ]
+    faq += _extra_faq()
     return {"version": __version__, "board": board.to_data(), "howto": howto, "faq": faq}
+
+
+def _extra_faq() -> list[dict[str, str]]:
+    """Boards, odds and fair dice: answers whose figures come from the shipped boards."""
+    from snakes.server.boards import board_catalogue  # noqa: PLC0415 - needs numpy, only here
+
+    boards = board_catalogue()
+    quickest = min(boards, key=lambda b: b["median_turns"])
+    longest = max(boards, key=lambda b: b["median_turns"])
+    listed = "; ".join(
+        f"{b['title']}, {b['p10_turns']}–{b['p90_turns']}" for b in boards
+    )
+    return [
+        {
+            "question": "Can we play a shorter game?",
+            "answer": (
+                f"Yes: pick another board on the setup screen. {quickest['title']} is the "
+                f"quickest (half of all races are done within {quickest['median_turns']} "
+                f"turns), {longest['title']} the longest. Eight races in ten take, for one "
+                f"player, this many turns: {listed}."
+            ),
+        },
+        {
+            "question": "Who is most likely to win right now?",
+            "answer": (
+                "Turn on Show live odds in Settings. The game then shows each player's exact "
+                "chance to win (Classic) or expected place (Last One Standing), worked out "
+                "from every possible roll — not guessed — and updated after every move."
+            ),
+        },
+        {
+            "question": "How do I know the dice are fair in an online room?",
+            "answer": (
+                "Before the game the server publishes a fingerprint (SHA-256) of a secret "
+                "seed, and every player's device adds a seed of its own, so nobody alone can "
+                "choose the rolls. After the game the secret is revealed in the game record: "
+                "Verify this game recomputes every roll in your own browser."
+            ),
+        },
+    ]
