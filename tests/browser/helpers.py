@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -20,6 +22,17 @@ def snap(page: Page, name: str) -> None:
         page.wait_for_timeout(150)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{width}x{height}.png"))
     page.set_viewport_size(original)
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the current screen, in words."""
+    results = Axe().run(page)
+    violations: list[dict[str, Any]] = results.response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
+        for v in violations
+        if v.get("impact") in ("serious", "critical")
+    ]
 
 
 def use_instant_animations(page: Page) -> None:

@@ -5,15 +5,13 @@ Product brief: "Accessible: ... contrast meets WCAG AA".
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Page
 
 from tests.browser.helpers import (
     open_setup,
     play_to_result,
+    serious_violations,
     snap,
     start_game,
     use_instant_animations,
@@ -22,14 +20,7 @@ from tests.browser.helpers import (
 pytestmark = pytest.mark.browser
 
 
-def _serious(page: Page) -> list[str]:
-    results = Axe().run(page)
-    violations: list[dict[str, Any]] = results.response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
-        for v in violations
-        if v.get("impact") in ("serious", "critical")
-    ]
+_serious = serious_violations
 
 
 @pytest.mark.parametrize("width,height", [(360, 640), (1440, 900)])

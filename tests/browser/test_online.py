@@ -20,6 +20,7 @@ def _instant(page: Page) -> None:
     page.evaluate(
         "localStorage.setItem('snakes.settings', JSON.stringify({speed: 'instant', sound: false}))"
     )
+    page.reload()  # the app reads its settings when it starts
 
 
 def test_two_browsers_share_a_room_from_lobby_to_result(

@@ -57,6 +57,35 @@ export function getContent() {
   return request("GET", "/api/content");
 }
 
-export function recordUrl(code) {
-  return `/api/rooms/${encodeURIComponent(code)}/record`;
+/** The room's last finished game's record, or game number `game` of the room. */
+export function recordUrl(code, game = null) {
+  const query = Number.isInteger(game) && game > 0 ? `?game=${game}` : "";
+  return `/api/rooms/${encodeURIComponent(code)}/record${query}`;
+}
+
+/** GET /api/rooms/{code}/record — the game record (JSON), for the Verify screen. */
+export function getRecord(code, game = null) {
+  return request("GET", recordUrl(code, game));
+}
+
+let boards = null;
+
+/**
+ * GET /api/boards — the shipped boards with how long a game on each takes, or null when
+ * this server has no such list (the board pickers then stay hidden). Asked once per visit.
+ */
+export function getBoards() {
+  if (!boards) {
+    boards = request("GET", "/api/boards")
+      .then((data) => {
+        const list = Array.isArray(data) ? data : data && Array.isArray(data.boards) ? data.boards : null;
+        const valid = (list || []).filter((b) => b && typeof b.name === "string" && b.name);
+        return valid.length ? valid : null;
+      })
+      .catch((err) => {
+        if (err && err.code === "network") boards = null; // a hiccup: ask again next time
+        return null;
+      });
+  }
+  return boards;
 }

@@ -11,6 +11,7 @@ import * as result from "./screens/result.js";
 import * as content from "./screens/content.js";
 import * as settingsScreen from "./screens/settings-screen.js";
 import * as online from "./screens/online.js";
+import * as verify from "./screens/verify.js";
 
 const ROUTES = {
   "": home,
@@ -21,6 +22,7 @@ const ROUTES = {
   faq: content,
   settings: settingsScreen,
   online,
+  verify,
 };
 // Screens that keep the room's connection open while moving between each other.
 const SESSION_SCREENS = new Set(["game", "result", "online"]);

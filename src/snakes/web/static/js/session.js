@@ -4,6 +4,35 @@
 import { Connection, showConnectionState } from "./connection.js";
 
 const FATAL = new Set(["room_not_found", "bad_secret"]);
+const SEEDS_KEY = "snakes.seeds";
+const KEEP_SEEDS = 20;
+
+/** 16 random bytes from the browser's secure source, as 32 hex characters. */
+export function newClientSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The client seeds this device sent, by commitment: [{commitment, seed, room}]. */
+export function sentSeeds() {
+  try {
+    const list = JSON.parse(localStorage.getItem(SEEDS_KEY) || "[]");
+    return Array.isArray(list) ? list.filter((x) => x && typeof x.commitment === "string" && typeof x.seed === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function rememberSeed(entry) {
+  try {
+    const list = sentSeeds().filter((x) => x.commitment !== entry.commitment);
+    list.push(entry);
+    localStorage.setItem(SEEDS_KEY, JSON.stringify(list.slice(-KEEP_SEEDS)));
+  } catch {
+    // Storage unavailable: the seed was still sent.
+  }
+}
 
 export class Session {
   constructor(code, secret) {
@@ -13,6 +42,8 @@ export class Session {
     this.you = null;
     this.fatal = null;
     this.listeners = new Set();
+    this.quietRefs = new Set(); // intents whose errors nobody needs to see (client seeds)
+    this.seededFor = new Set();
     this.connection = new Connection({
       room: code,
       secret,
@@ -56,14 +87,20 @@ export class Session {
         this.you = msg.you || { seats: [], host: false, spectator: true };
         this.room = msg.room;
         this._emit({ type: "welcome", room: msg.room, you: this.you });
+        this._sendSeed(msg.room);
         break;
       case "update":
         if (!msg.room || typeof msg.room !== "object") return;
         this.room = msg.room;
         if (msg.you && typeof msg.you === "object") this.you = msg.you;
         this._emit({ type: "update", events: Array.isArray(msg.events) ? msg.events : [], room: msg.room, instant: Boolean(msg.instant) });
+        this._sendSeed(msg.room);
         break;
       case "error":
+        if (msg.ref && this.quietRefs.has(msg.ref)) {
+          this.quietRefs.delete(msg.ref);
+          return;
+        }
         if (FATAL.has(msg.code)) {
           // Only a hello names a room and a secret: these end the session for good.
           this.fatal = msg;
@@ -74,6 +111,28 @@ export class Session {
       default:
         break;
     }
+  }
+
+  /**
+   * Fair dice (docs/FAIR_DICE.md): while the room takes client seeds, this device adds its
+   * own random seed, once per commitment. The server keys it by the connection's seat.
+   */
+  _sendSeed(room) {
+    const fair = room && room.fair;
+    if (!fair || typeof fair !== "object" || fair.accepting_seeds !== true) return;
+    const commitment = typeof fair.commitment === "string" ? fair.commitment : "";
+    if (!commitment || this.seededFor.has(commitment)) return;
+    if (!this.you || this.you.spectator || this.mySeats().size === 0) return;
+    if (sentSeeds().some((x) => x.commitment === commitment)) {
+      this.seededFor.add(commitment);
+      return;
+    }
+    const seed = newClientSeed();
+    const ref = this.connection.send({ type: "seed", seed });
+    if (!ref) return; // not connected: the next welcome tries again
+    this.quietRefs.add(ref);
+    this.seededFor.add(commitment);
+    rememberSeed({ commitment, seed, room: this.code, seats: [...this.mySeats()] });
   }
 
   _emit(event) {

@@ -1,5 +1,5 @@
-// Player preferences kept in localStorage: animation speed, sound, reduced motion,
-// and the house-rule defaults that new games start from.
+// Player preferences kept in localStorage: animation speed, sound, reduced motion, the
+// live odds panel, and the house-rule defaults that new games start from.
 
 const KEY = "snakes.settings";
 
@@ -17,6 +17,7 @@ const DEFAULTS = Object.freeze({
   reducedMotion: false,
   exactFinish: true,
   sixAgain: true,
+  showOdds: false,
 });
 
 const listeners = new Set();
@@ -35,7 +36,7 @@ function sanitize(raw) {
   const out = { ...DEFAULTS };
   if (raw && typeof raw === "object") {
     if (typeof raw.speed === "string" && raw.speed in SPEEDS) out.speed = raw.speed;
-    for (const key of ["sound", "reducedMotion", "exactFinish", "sixAgain"]) {
+    for (const key of ["sound", "reducedMotion", "exactFinish", "sixAgain", "showOdds"]) {
       if (typeof raw[key] === "boolean") out[key] = raw[key];
     }
   }

@@ -2,19 +2,20 @@
 // It sends intents and renders what the server says: every update's events are
 // animated in order, then the update's room view is settled into.
 
-import { h, isInteractive } from "../dom.js";
+import { h, isInteractive, ordinal } from "../dom.js";
 import { Board } from "../board.js";
 import { Tokens } from "../tokens.js";
 import { Die } from "../die.js";
 import { announcer, describeEvents, describePositions } from "../announcer.js";
 import { Countdown } from "../countdown.js";
 import { sound } from "../sound.js";
-import { duration, setBoost } from "../settings.js";
+import { duration, setBoost, getSettings, onSettingsChange } from "../settings.js";
 import { pause } from "../anim.js";
 import { openSession } from "../session.js";
 import { secretFor, markOver, clearGame } from "../saved-game.js";
 import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
+import { tokenMarks } from "../colours.js";
 
 const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
 
@@ -38,6 +39,8 @@ export function mount(root, route, ctx) {
   let generation = 0;
   let leaving = false;
   let skipSent = false;
+  let turnWasMine = false;
+  let titleSignalled = false;
   const die = new Die();
 
   const heading = h("h1", { class: "game-title" }, "Jungle race");
@@ -56,6 +59,13 @@ export function mount(root, route, ctx) {
   }, "Skip to results");
   const countdown = new Countdown();
   const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
+  const fairLine = h("p", { class: "fair-line", hidden: true, dataset: { testid: "fair-line" } });
+  const oddsList = h("ol", { class: "odds-list", dataset: { testid: "odds-list" } });
+  const oddsNote = h("p", { class: "odds-note", dataset: { testid: "odds-note" } });
+  const oddsPanel = h("section", { class: "odds-panel", hidden: true, "aria-labelledby": "odds-heading", dataset: { testid: "odds-panel" } },
+    h("h2", { id: "odds-heading", class: "panel-heading" }, "Live odds"),
+    oddsNote,
+    oddsList);
   const notice = h("p", { class: "game-notice", role: "alert", dataset: { testid: "game-notice" } });
   const leaveButton = h("button", { class: "button button-ghost leave-button", type: "button", hidden: true, dataset: { testid: "leave-game" }, on: { click: () => leaveGame() } }, "Leave game");
   const homeButton = h("button", { class: "button button-ghost home-button", type: "button", dataset: { testid: "home" }, on: { click: () => ctx.navigate("") } },
@@ -74,7 +84,8 @@ export function mount(root, route, ctx) {
         h("section", { class: "players", "aria-labelledby": "players-heading" },
           h("h2", { id: "players-heading", class: "panel-heading" }, "Players"),
           cards),
-        h("details", { class: "game-log" }, h("summary", {}, "Game log"), logList),
+        oddsPanel,
+        h("details", { class: "game-log" }, h("summary", {}, "Game log"), logList, fairLine),
         leaveButton)));
   root.append(screen);
   announcer.attach(logLine, logList);
@@ -105,11 +116,16 @@ export function mount(root, route, ctx) {
   };
   document.addEventListener("keydown", onKey);
   const onVisible = () => {
-    if (!document.hidden) ctx.setTitle("Game");
+    if (!document.hidden) {
+      ctx.setTitle("Game");
+      titleSignalled = false;
+    }
   };
   document.addEventListener("visibilitychange", onVisible);
+  const stopSettings = onSettingsChange(() => renderOdds(shown));
 
   function onSession(msg) {
+    if (msg.type === "welcome" || msg.type === "update") turnSignal(msg.room);
     if (msg.type === "welcome") {
       generation += 1;
       queue = [];
@@ -243,7 +259,8 @@ export function mount(root, route, ctx) {
         break;
       case "turn_passed":
         turn = seat;
-        if (session.mySeats().has(seat) && room.seats[seat] && room.seats[seat].kind === "human") yourTurnSignal(room.seats[seat]);
+        // A tab in the background was signalled when the update arrived (turnSignal).
+        if (!document.hidden && session.mySeats().has(seat) && room.seats[seat] && room.seats[seat].kind === "human") sound.turn();
         await pause(duration(260));
         break;
       case "game_ended":
@@ -290,7 +307,95 @@ export function mount(root, route, ctx) {
     banner.classList.remove("bonus");
     renderCards(room);
     renderControls();
+    renderOdds(room);
+    renderFair(room);
     countdown.show(isOver(room) ? null : room.countdown);
+  }
+
+  /** Fair dice: the commitment everyone saw before the first roll (checked on Verify). */
+  function renderFair(room) {
+    const commitment = room.fair && typeof room.fair.commitment === "string" ? room.fair.commitment : "";
+    fairLine.hidden = !commitment;
+    if (!commitment) return;
+    fairLine.replaceChildren("Fair dice: the server committed to its seed before the game — ",
+      h("span", { class: "mono" }, commitment),
+      ". After the game, “Verify this game” checks every roll against it.");
+  }
+
+  /**
+   * The optional live odds (Settings: "Show live odds"): each seat's chance to win
+   * (Classic) or expected place (Last One Standing), from the server's room.odds. A list
+   * in words, so it never relies on the bars' colour or length.
+   */
+  function renderOdds(room) {
+    const on = getSettings().showOdds;
+    oddsPanel.hidden = !on || !room;
+    if (!on || !room) return;
+    const odds = room.odds;
+    const values = odds && Array.isArray(odds.values) ? odds.values : null;
+    if (!values || (odds.kind !== "win" && odds.kind !== "place")) {
+      oddsList.replaceChildren();
+      oddsNote.textContent = isOver(room) ? "The game is over." : "No odds for this game right now.";
+      return;
+    }
+    const place = odds.kind === "place";
+    const players = room.seats.length;
+    oddsNote.textContent = place
+      ? "Expected finishing place of each player, worked out from every square and roll still possible."
+      : "Each player's chance to win from here, worked out exactly from the board.";
+    const marks = tokenMarks(room.seats);
+    oddsList.replaceChildren(...room.seats.map((seat, i) => {
+      const value = Number(values[seat.index ?? i]);
+      let text;
+      let share;
+      if (seat.status === "left") {
+        text = "left the race";
+        share = 0;
+      } else if (!Number.isFinite(value)) {
+        text = "not known";
+        share = 0;
+      } else if (place) {
+        text = seat.status === "finished" && seat.place ? `finished ${ordinal(seat.place)}` : `expected place ${value.toFixed(1)}`;
+        share = players > 1 ? (players - value) / (players - 1) : 1;
+      } else {
+        const pct = value * 100;
+        text = `${pct > 0 && pct < 1 ? "under 1" : pct > 99 && pct < 100 ? "over 99" : Math.round(pct)}% chance to win`;
+        share = value;
+      }
+      const fill = h("span", { class: "odds-fill" });
+      fill.style.width = `${Math.max(0, Math.min(100, share * 100)).toFixed(1)}%`;
+      return h("li", { class: `odds-row colour-${seat.colour}`, dataset: { testid: "odds-row", seat: String(seat.index ?? i), value: Number.isFinite(value) ? String(value) : "" } },
+        h("span", { class: `token-badge small colour-${seat.colour}`, "aria-hidden": "true" }, marks[i]),
+        h("span", { class: "odds-text" }, h("span", { class: "odds-name" }, seat.name), " ", h("span", { class: "odds-value" }, text)),
+        h("span", { class: "odds-bar", "aria-hidden": "true" }, fill));
+    }));
+  }
+
+  /**
+   * The "your turn" signal for a tab in the background (online): the title changes, a
+   * chime plays and the device vibrates where it can, the moment the turn becomes ours.
+   */
+  function turnSignal(room) {
+    if (!room || room.mode !== "online") return;
+    const seat = room.seats && room.seats[room.turn];
+    const mine = Boolean(seat && room.phase === "playing" && !isOver(room) && seat.kind === "human"
+      && seat.status === "racing" && session.mySeats().has(seat.index));
+    if (mine && !turnWasMine && document.hidden) {
+      sound.turn();
+      ctx.setTitle(`● Your turn, ${seat.name}!`);
+      titleSignalled = true;
+      if (typeof navigator.vibrate === "function") {
+        try {
+          navigator.vibrate([120, 60, 120]);
+        } catch {
+          // Not allowed here: the title and the chime still tell.
+        }
+      }
+    } else if (!mine && titleSignalled) {
+      ctx.setTitle("Game");
+      titleSignalled = false;
+    }
+    turnWasMine = mine;
   }
 
   function renderCards(room) {
@@ -387,14 +492,6 @@ export function mount(root, route, ctx) {
     session.send({ type: "finish_ai" });
   }
 
-  function yourTurnSignal(seat) {
-    sound.turn();
-    if (document.hidden) {
-      ctx.setTitle(`● Your turn, ${seat.name}!`);
-      if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
-    }
-  }
-
   let finishTimer = null;
   function finishSoon() {
     if (finishTimer) return;
@@ -413,6 +510,7 @@ export function mount(root, route, ctx) {
     announcer.attach(null, null);
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("visibilitychange", onVisible);
+    stopSettings();
   };
 }
 

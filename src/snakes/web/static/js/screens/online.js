@@ -9,9 +9,11 @@ import { saveGame, secretFor, clearGame } from "../saved-game.js";
 import { openSession, closeSession } from "../session.js";
 import { announcer } from "../announcer.js";
 import { validName, toggle } from "./setup.js";
+import { boardPicker } from "../board-picker.js";
 
 const CODE_RE = /^[A-Za-z0-9]{6}$/;
 const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
+const AI_NAMES = ["Robo", "Monkey", "Tiger", "Gecko", "Jaguar", "Sloth"];
 
 export function mount(root, route, ctx) {
   const [view, rawCode] = route.params;
@@ -40,6 +42,7 @@ function entry(root, presetCode, ctx) {
       h("span", { class: "radio-card-body" }, h("span", { class: "radio-card-title" }, label), h("span", { class: "radio-card-text" }, text)));
   };
   const createButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "create-room" } }, "Create room");
+  const boards = boardPicker({ legend: "Which board?", testid: "online-board-picker" });
   const createForm = h("form", { class: "panel-card", novalidate: true, "aria-labelledby": "create-heading", on: { submit: (e) => { e.preventDefault(); create(); } } },
     h("h2", { id: "create-heading" }, "Create a room"),
     h("p", { class: "hint" }, "You host: pick the rules for the whole table, then share the code."),
@@ -48,6 +51,7 @@ function entry(root, presetCode, ctx) {
     h("fieldset", { class: "radio-cards" }, h("legend", { class: "field-label" }, "How does it end?"),
       finishCard("classic", "Classic", "The first player to reach 100 wins, and the game ends."),
       finishCard("last-one-standing", "Last One Standing", "Finishers take 1st, 2nd, 3rd… and the rest race on.")),
+    boards.el,
     toggle("exact", "Exact finish", "You need the exact count to land on 100.", rules.exactFinish, (v) => { rules.exactFinish = v; }, "online-exact-finish"),
     toggle("six", "Sixes roll again", "A six earns a bonus roll (never more than two sixes in a row).", rules.sixAgain, (v) => { rules.sixAgain = v; }, "online-six-again"),
     h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, "Seconds per turn (10–60)"), countdownInput),
@@ -78,11 +82,28 @@ function entry(root, presetCode, ctx) {
     h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, "Back")));
   root.append(screen);
 
+  // This device already holds a seat in that room (an invite link opened again, or a
+  // reload): straight back to it, with the whole state.
+  if (CODE_RE.test(presetCode) && secretFor(presetCode)) backToSeat(presetCode);
+
+  async function backToSeat(value) {
+    joinInfo.textContent = "You have a seat in this room — taking you back to it…";
+    try {
+      const room = await getRoom(value);
+      if (room.phase === "lobby") ctx.navigate(`online/lobby/${room.code || value}`, { guard: false, replace: true });
+      else if (room.phase === "playing" && !room.over) ctx.navigate(`game/${room.code || value}`, { guard: false, replace: true });
+      else joinInfo.textContent = "That game is over.";
+    } catch (err) {
+      joinInfo.textContent = err.status === 404 ? "That room is gone: finished games are tidied away." : err.message;
+      if (err.status === 404) clearGame();
+    }
+  }
+
   codeInput.addEventListener("input", () => {
     codeInput.value = codeInput.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
     if (CODE_RE.test(codeInput.value)) lookUp(codeInput.value);
   });
-  if (CODE_RE.test(presetCode)) lookUp(presetCode);
+  if (CODE_RE.test(presetCode) && !secretFor(presetCode)) lookUp(presetCode);
 
   async function lookUp(value) {
     joinInfo.textContent = "Looking up the room…";
@@ -117,12 +138,14 @@ function entry(root, presetCode, ctx) {
     }
     createButton.disabled = true;
     try {
-      const created = await createRoom({
+      const body = {
         mode: "online",
         seats: [{ name, colour: hostColour.value(), kind: "human" }],
         rules: { finish: rules.finish, exact_finish: rules.exactFinish, six_again: rules.sixAgain },
         countdown_seconds: countdown,
-      });
+      };
+      if (boards.value()) body.board = boards.value();
+      const created = await createRoom(body);
       saveGame({ code: created.code, secret: created.secret, mode: "online" });
       rememberName(name);
       ctx.navigate(`online/lobby/${created.code}`, { guard: false });
@@ -165,6 +188,8 @@ function lobby(root, code, ctx) {
   const status = h("p", { class: "form-note", role: "status", dataset: { testid: "lobby-status" } });
   const error = h("p", { class: "form-error", role: "alert" });
   const startButton = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "start-online" }, on: { click: () => session.send({ type: "start", shuffle: shuffle.checked }) } }, "Start Game");
+  const addAiButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "add-ai" }, on: { click: addAi } }, "+ Add AI");
+  const aiNote = h("p", { class: "form-note", role: "status", dataset: { testid: "add-ai-note" } });
   const shuffleId = uniqueId("shuffle");
   const shuffle = h("input", { type: "checkbox", role: "switch", class: "switch", id: shuffleId });
   const hostControls = h("div", { class: "host-controls" },
@@ -180,7 +205,8 @@ function lobby(root, code, ctx) {
       invite),
     h("section", { class: "panel-card", "aria-labelledby": "lobby-seats-heading" },
       h("h2", { id: "lobby-seats-heading" }, "Players"),
-      seatsList, status),
+      seatsList, status,
+      h("div", { class: "lobby-add-ai", hidden: true }, addAiButton, aiNote)),
     h("section", { class: "panel-card", "aria-labelledby": "lobby-rules-heading" },
       h("h2", { id: "lobby-rules-heading" }, "Rules"), rulesBox),
     error,
@@ -188,14 +214,33 @@ function lobby(root, code, ctx) {
   root.append(screen);
   let you = session.you;
   let builtRules = "";
+  let lastRoom = session.room;
+  let addAiUnsupported = false;
+  let pendingAi = false;
+  const boards = boardPicker({ legend: "Board", testid: "lobby-board-picker", remember: false, onChange: (name) => sendRules({ board: name }) });
+  const boardLine = h("p", { class: "lobby-board", dataset: { testid: "lobby-board" } });
 
   const unsubscribe = session.subscribe((msg) => {
     if (msg.type === "welcome" || msg.type === "update") {
       you = session.you;
-      if (msg.type === "update") speakEvents(msg.events, msg.room);
+      if (msg.type === "update") {
+        if (msg.events.some((ev) => ev.type === "joined")) pendingAi = false;
+        speakEvents(msg.events, msg.room);
+      }
       render(msg.room);
     } else if (msg.type === "error") {
+      if (msg.code === "unknown_type" && pendingAi) {
+        // This server cannot add AI seats (yet): say so once, and stop offering it.
+        addAiUnsupported = true;
+        pendingAi = false;
+        aiNote.textContent = "This server cannot add AI players.";
+        addAiButton.hidden = true;
+        return;
+      }
+      pendingAi = false;
       error.textContent = msg.message;
+      // A refused change of board: show the room's board again.
+      if (lastRoom && lastRoom.board) boards.set(lastRoom.board.name);
       if (msg.code === "room_not_found" || msg.code === "bad_secret") {
         hostControls.hidden = true;
       }
@@ -208,6 +253,7 @@ function lobby(root, code, ctx) {
       ctx.navigate(`game/${code}`, { guard: false, replace: true });
       return;
     }
+    lastRoom = room;
     const host = Boolean(you && you.host);
     const mine = new Set(you && you.seats ? you.seats : []);
     const marks = tokenMarks(room.seats);
@@ -215,15 +261,21 @@ function lobby(root, code, ctx) {
       h("li", { class: `lobby-seat colour-${seat.colour}`, dataset: { testid: "lobby-seat", seat: String(seat.index) } },
         h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[i]),
         h("span", { class: "seat-name" }, seat.name),
+        seat.kind === "ai" ? h("span", { class: "chip chip-ai" }, "AI") : null,
         seat.host ? h("span", { class: "chip" }, "Host") : null,
         mine.has(seat.index) ? h("span", { class: "chip chip-you" }, "You") : null,
-        seat.connected ? null : h("span", { class: "chip" }, "Away"),
+        seat.connected || seat.kind === "ai" ? null : h("span", { class: "chip" }, "Away"),
         host && !seat.host ? h("button", { class: "button button-ghost", type: "button", on: { click: () => session.send({ type: "remove", seat: seat.index }) } }, `Remove ${seat.name}`) : null)));
     status.textContent = room.seats.length < 2
       ? "Waiting for at least one more player…"
       : host ? `${room.seats.length} players — start when everyone is here.` : "Waiting for the host to start the game…";
     hostControls.hidden = !host;
     startButton.disabled = room.seats.length < 2;
+    const full = room.seats.length >= 6;
+    addAiButton.parentElement.hidden = !host;
+    addAiButton.hidden = addAiUnsupported;
+    addAiButton.disabled = full || pendingAi;
+    addAiButton.textContent = full ? "Six seats is the most" : "+ Add AI";
     renderInvite(room);
     renderRules(room, host);
   }
@@ -248,23 +300,23 @@ function lobby(root, code, ctx) {
   }
 
   function renderRules(room, host) {
+    const boardName = room.board && typeof room.board.name === "string" ? room.board.name : "";
+    boards.set(boardName);
+    boardLine.textContent = boardName ? `Board: ${boards.titleOf(boardName)}` : "";
     const key = JSON.stringify([room.rules, room.countdown_seconds, host]);
     if (key === builtRules) return;
     builtRules = key;
     clear(rulesBox);
     const r = room.rules;
     if (!host) {
-      rulesBox.append(h("ul", { class: "content-items" },
+      rulesBox.append(boardLine, h("ul", { class: "content-items" },
         h("li", {}, FINISH_NAMES[r.finish] || "Classic"),
         h("li", {}, r.exact_finish ? "Exact finish" : "No exact finish"),
         h("li", {}, r.six_again ? "Sixes roll again" : "No bonus sixes"),
         h("li", {}, `${room.countdown_seconds} seconds per turn`)));
       return;
     }
-    const send = (patch) => {
-      const next = { ...r, ...patch.rules };
-      session.send({ type: "rules", rules: next, countdown_seconds: patch.countdown ?? room.countdown_seconds });
-    };
+    const send = (patch) => sendRules(patch);
     const name = uniqueId("lobby-finish");
     const option = (value, label) => {
       const id = uniqueId("lobby-finish-opt");
@@ -279,10 +331,44 @@ function lobby(root, code, ctx) {
       else error.textContent = "Seconds per turn must be a whole number from 10 to 60.";
     } } });
     rulesBox.append(
+      boards.el,
       h("fieldset", { class: "radio-cards" }, h("legend", { class: "visually-hidden" }, "How the game finishes"), option("classic", "Classic"), option("last-one-standing", "Last One Standing")),
       toggle("lobby-exact", "Exact finish", "You need the exact count to land on 100.", r.exact_finish, (v) => send({ rules: { exact_finish: v } }), "lobby-exact-finish"),
       toggle("lobby-six", "Sixes roll again", "A six earns a bonus roll.", r.six_again, (v) => send({ rules: { six_again: v } }), "lobby-six-again"),
       h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, "Seconds per turn (10–60)"), countdown));
+  }
+
+  /** The host changes the table's rules, countdown or board (all sent together). */
+  function sendRules(patch) {
+    const room = lastRoom;
+    if (!room) return;
+    const message = {
+      type: "rules",
+      rules: { ...room.rules, ...(patch.rules || {}) },
+      countdown_seconds: patch.countdown ?? room.countdown_seconds,
+    };
+    const board = patch.board || boards.value();
+    if (board) message.board = board;
+    session.send(message);
+  }
+
+  function addAi() {
+    const room = lastRoom;
+    if (!room || room.seats.length >= 6 || pendingAi) return;
+    const names = new Set(room.seats.map((seat) => seat.name));
+    const colours = new Set(room.seats.map((seat) => seat.colour));
+    const free = COLOURS.find((c) => !colours.has(c.id));
+    if (!free) return;
+    const name = AI_NAMES.find((n) => !names.has(n)) || `Robo ${room.seats.length + 1}`;
+    if (session.send({ type: "add_ai", name, colour: free.id })) {
+      pendingAi = true;
+      addAiButton.disabled = true;
+      aiNote.textContent = "";
+      setTimeout(() => {
+        pendingAi = false;
+        if (lastRoom) render(lastRoom);
+      }, 4000);
+    }
   }
 
   function speakEvents(events, room) {

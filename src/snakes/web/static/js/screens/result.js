@@ -104,7 +104,11 @@ export function mount(root, route, ctx) {
       h("div", { class: "form-actions result-actions" },
         h("button", { class: "button button-secondary", type: "button", dataset: { testid: "result-home" }, on: { click: goHome } }, "Home"),
         again),
-      h("p", { class: "record-link" }, h("a", { href: recordUrl(code), download: `snakes-${code}.json` }, "Download the game record")));
+      h("p", { class: "record-links" },
+        h("a", { class: "record-link", href: recordUrl(code, room.game_number), download: `snakes-${code}-game-${room.game_number || 1}.json`, dataset: { testid: "download-record" } }, "Download game record"),
+        room.mode === "online" || room.fair
+          ? h("a", { class: "record-link", href: `#/verify/${encodeURIComponent(code)}${Number.isInteger(room.game_number) ? `/${room.game_number}` : ""}`, dataset: { testid: "verify-game" } }, "Verify this game")
+          : null));
     sound.win();
     if (classic && winner && !reducedMotion()) confetti = throwConfetti();
     const heading = body.querySelector(".winner-name");

@@ -1,5 +1,5 @@
-// Settings ("Snake settings"): animation speed, sound, reduced motion and the house-rule
-// defaults new games start from. Saved as soon as they change.
+// Settings ("Snake settings"): animation speed, sound, reduced motion, the live odds panel
+// and the house-rule defaults new games start from. Saved as soon as they change.
 
 import { h, uniqueId } from "../dom.js";
 import { SPEEDS, getSettings, updateSettings, onSettingsChange } from "../settings.js";
@@ -40,6 +40,9 @@ export function mount(root, _route, ctx) {
         if (v) sound.climb();
       }, "setting-sound"),
       toggle("motion", "Reduce motion", "No tumbling, hopping or confetti; tokens move simply.", settings.reducedMotion, (v) => save({ reducedMotion: v }, v ? "reduced motion on" : "reduced motion off"), "setting-reduced-motion")),
+    h("section", { class: "panel-card", "aria-labelledby": "game-heading" },
+      h("h2", { id: "game-heading" }, "During a game"),
+      toggle("odds", "Show live odds", "A panel beside the board with each player's chance to win (or expected place), updated after every roll.", settings.showOdds, (v) => save({ showOdds: v }, v ? "live odds shown" : "live odds hidden"), "setting-show-odds")),
     h("section", { class: "panel-card", "aria-labelledby": "house-heading" },
       h("h2", { id: "house-heading" }, "House rules for new games"),
       h("p", { class: "hint" }, "New games start with these; you can still change them on the setup screen."),

@@ -6,6 +6,7 @@ import { COLOURS, colour, tokenMarks } from "../colours.js";
 import { getSettings } from "../settings.js";
 import { createRoom } from "../api.js";
 import { saveGame } from "../saved-game.js";
+import { boardPicker } from "../board-picker.js";
 
 const MIN_SEATS = 2;
 const MAX_SEATS = 6;
@@ -83,6 +84,14 @@ export function mount(root, route, ctx) {
   const formError = h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" } });
   const seatControls = h("div", { class: "seat-controls" });
   const startButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "start-game" } }, "Start Game");
+  const boards = boardPicker({ legend: "Which board?", hideLegend: true });
+  const boardSection = h("section", { class: "panel-card", "aria-labelledby": "board-heading", hidden: true },
+    h("h2", { id: "board-heading" }, "Board"),
+    h("p", { class: "hint" }, "Every board has its own ladders and snakes; the hint says how long a game usually takes."),
+    boards.el);
+  boards.ready.then((list) => {
+    boardSection.hidden = !list;
+  });
 
   const form = h("form", { class: "setup-form", novalidate: true, on: { submit: (e) => { e.preventDefault(); start(); } } },
     h("section", { class: "panel-card", "aria-labelledby": "seats-heading" },
@@ -93,6 +102,7 @@ export function mount(root, route, ctx) {
       seatControls,
       seatList,
       seatNote),
+    boardSection,
     h("section", { class: "panel-card", "aria-labelledby": "finish-heading" },
       h("h2", { id: "finish-heading" }, "How does it end?"),
       finishCards()),
@@ -321,6 +331,7 @@ export function mount(root, route, ctx) {
       rules: { finish: state.finish, exact_finish: state.exactFinish, six_again: state.sixAgain },
       shuffle: state.shuffle,
     };
+    if (boards.value()) body.board = boards.value();
     startButton.disabled = true;
     startButton.textContent = "Starting…";
     try {
