@@ -232,9 +232,7 @@ def _extra_faq() -> list[dict[str, str]]:
     boards = board_catalogue()
     quickest = min(boards, key=lambda b: b["median_turns"])
     longest = max(boards, key=lambda b: b["median_turns"])
-    listed = "; ".join(
-        f"{b['title']}, {b['p10_turns']}–{b['p90_turns']}" for b in boards
-    )
+    listed = "; ".join(f"{b['title']}, {b['p10_turns']}–{b['p90_turns']}" for b in boards)
     return [
         {
             "question": "Can we play a shorter game?",
