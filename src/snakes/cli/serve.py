@@ -202,6 +202,12 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     "--debug-stats", show_envvar=True, envvar="SNAKES_DEBUG_STATS", is_flag=True, hidden=True
 )
 @click.option(
+    "--debug-tracemalloc/--no-debug-tracemalloc",
+    envvar="SNAKES_DEBUG_TRACEMALLOC",
+    default=True,
+    hidden=True,
+)
+@click.option(
     "--test-hooks", show_envvar=True, envvar="SNAKES_TEST_HOOKS", is_flag=True, hidden=True
 )
 def serve(
@@ -224,6 +230,7 @@ def serve(
     lookup_limit: int,
     open_browser: bool,
     debug_stats: bool,
+    debug_tracemalloc: bool,
     test_hooks: bool,
 ) -> None:
     """Serve the web game: Play with AI, Pass & Play and Play Online."""
@@ -256,6 +263,7 @@ def serve(
         lookup_limit=lookup_limit,
         access_log=access_log,
         debug_stats=debug_stats,
+        debug_tracemalloc=debug_tracemalloc,
         test_hooks=test_hooks,
     )
     config = uvicorn.Config(

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import io
+import sys
 import tracemalloc
 from collections import Counter
 from collections.abc import Awaitable
 from typing import Annotated, Any, Literal, TypeVar
 
 import segno
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -147,7 +148,13 @@ async def get_room(code: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/rooms/{code}/record", responses=_ERRORS)
-async def get_record(code: str, request: Request, game: int | None = None) -> Response:
+async def get_record(
+    code: str,
+    request: Request,
+    # Bounded: the store keeps 64-bit integers (a huge number was a 500, found by
+    # schemathesis).
+    game: Annotated[int, Query(ge=1, le=2**31)] | None = None,
+) -> Response:
     """The record of the room's last finished game (or of game number ``game``)."""
 
     async def load() -> str:
@@ -235,6 +242,7 @@ async def debug_stats(
     return {
         "tracemalloc_current": current,
         "tracemalloc_peak": peak,
+        "allocated_blocks": sys.getallocatedblocks(),
         "tasks": len(asyncio.all_tasks()),
         "gc_collections": [g["collections"] for g in gc.get_stats()],
         "gc_seconds": request.app.state.metrics.gc.seconds,

@@ -100,7 +100,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if settings.debug_stats and not tracemalloc.is_tracing():
+        if settings.debug_stats and settings.debug_tracemalloc and not tracemalloc.is_tracing():
             tracemalloc.start()
         manager = RoomManager(settings, _backend(settings, clock), dice)
         await manager.start()

@@ -43,6 +43,10 @@ LEASE_SECONDS = 5.0
 HEARTBEAT_SECONDS = 1.0
 NODE_STALE_SECONDS = 4.0
 LOCAL_ROOM_DAYS = 30
+REDIS_CONNECTIONS = 64
+"""Connections one node keeps to Redis at most (pub/sub takes one of them)."""
+REDIS_WAIT_SECONDS = 10.0
+"""How long a request waits for a free connection before it counts as unavailable."""
 
 # Claim due timers: move each a lease ahead and return it with the score it had.
 _CLAIM = """
@@ -106,7 +110,18 @@ class RedisBackend:
         record_days: float = 30,
         idle_seconds: float = 1800,
     ) -> None:
-        self.redis = aioredis.Redis.from_url(url, decode_responses=True, health_check_interval=5)
+        # A burst (thousands of players reconnecting, a restart) would need a connection
+        # per request in flight; redis-py's default pool refuses past 100 ("Too many
+        # connections", and every player would see `unavailable`). This pool makes the
+        # burst wait its turn for one of a bounded set of connections instead.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT_SECONDS,
+            decode_responses=True,
+            health_check_interval=5,
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
         self.clock: Clock = clock or WallClock()
         self.node = secrets.token_hex(6)
@@ -175,7 +190,7 @@ class RedisBackend:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)
 
     async def _forever(self, name: str, step: Callable[[], Awaitable[Any]], every: float) -> None:
         failures = 0

@@ -42,7 +42,9 @@ class Settings:
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
     debug_stats: bool = False
-    """Opt-in: tracemalloc and asyncio task counts at /debug/stats (costs speed)."""
+    """Opt-in: heap, garbage collector and asyncio task counts at /debug/stats."""
+    debug_tracemalloc: bool = True
+    """With debug_stats: trace the Python heap too (exact, but several times slower)."""
     test_hooks: bool = False
     """Test-only: a manual clock and scripted dice behind /_test/ endpoints."""
 

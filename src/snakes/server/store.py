@@ -84,7 +84,7 @@ class SQLiteStore:
         # (fsync): tens of milliseconds, hundreds on a busy disk. Commits never do it
         # (they only append to the log); a thread of its own does, once a second, so
         # the event loop that serves every player never waits for the disk.
-        self._db.execute("PRAGMA wal_autocheckpoint=1000")  # AB
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_forever, name="sqlite-checkpoint", daemon=True
@@ -94,7 +94,7 @@ class SQLiteStore:
     def _checkpoint_forever(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None)
         try:
-            while not self._stop.wait(CHECKPOINT_SECONDS * 1e6):
+            while not self._stop.wait(CHECKPOINT_SECONDS):
                 try:
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                 except sqlite3.Error as error:

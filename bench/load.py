@@ -1,0 +1,280 @@
+"""Load: online rooms of four players rolling at human pace, against real server processes.
+
+Loopback only, bounded in count and time; it stops by itself. Each room is created over
+HTTP, joined by three more players and started; every player holds a WebSocket. Each
+room then rolls once every 2 s (whoever's turn it is; countdown 60 s), and a finished
+game is followed by a rematch. The server runs in its own process(es); the load runs in
+worker processes (asyncio + the ``websockets`` client).
+
+Reported: connections held, rolls per second, latency from a roll sent to its update
+received by all four seats (p50, p95, p99), errors, CPU of every process, server RSS and
+memory per connected player.
+
+    python bench/load.py --rooms 2500                 # one node, 10,000 players
+    python bench/load.py --ramp 250,500,1000,1500,2000,2500,3000
+    python bench/load.py --rooms 1000 --nodes 2 --redis redis://127.0.0.1:6379/0
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from loadlib import (  # the bench folder is not a package
+    Server,
+    Workers,
+    cpu_pressure,
+    cpu_seconds,
+    delete_redis_prefix,
+    gc_seconds,
+    merge,
+    percentile,
+    plans_for,
+    raise_file_limit,
+    rss_bytes,
+    server_metrics,
+)
+
+MiB = 1024 * 1024
+
+
+class Phase:
+    """One configuration: its servers, the load against them, what was measured."""
+
+    def __init__(self, name: str, args: argparse.Namespace, nodes: int, redis: str | None):
+        self.name = name
+        self.args = args
+        self.servers: list[Server] = []
+        self.prefix = f"snakes-bench-{secrets.token_hex(4)}:" if redis else None
+        self.redis = redis
+        extra = list(args.server_arg)
+        if redis:
+            extra += ["--redis", redis, "--redis-prefix", self.prefix or ""]
+        if args.url:
+            self.urls = [args.url]
+        else:
+            for _ in range(nodes):
+                env = dict(item.split("=", 1) for item in args.server_env)
+                self.servers.append(Server(*extra, env=env))
+            self.urls = [s.url for s in self.servers]
+        self.workers = Workers(args.workers)
+        self.rooms = 0
+        self.rss_idle = sum(rss_bytes(s.pid) for s in self.servers)
+
+    def add_rooms(self, count: int) -> dict[str, Any]:
+        answers = self.workers.setup(plans_for(self.rooms, count, self.urls))
+        self.rooms = sum(a["rooms"] for a in answers)
+        failures: dict[str, int] = {}
+        for answer in answers:
+            for key, value in answer["failures"].items():
+                failures[key] = failures.get(key, 0) + value
+        return {"seconds": max(a["seconds"] for a in answers), "failures": failures}
+
+    def measure(self, seconds: float) -> dict[str, Any]:
+        server_cpu = [cpu_seconds(s.pid) for s in self.servers]
+        worker_cpu = [cpu_seconds(p.pid) for p in self.workers.processes]
+        gc_before = [gc_seconds(url) for url in self.urls]
+        pressure = cpu_pressure()
+        started = time.perf_counter()
+        result = merge(self.workers.measure(seconds))
+        elapsed = time.perf_counter() - started
+        gc_after = [gc_seconds(url) for url in self.urls]
+        after = cpu_pressure()
+        result["pressure"] = (
+            None if pressure is None or after is None else (after - pressure) / 1e6 / elapsed
+        )
+        result["gc"] = [
+            None if a is None or b is None else (a - b) / elapsed
+            for a, b in zip(gc_after, gc_before, strict=True)
+        ]
+        result["elapsed"] = elapsed
+        result["metrics"] = [server_metrics(url) for url in self.urls]
+        result["server_cpu"] = [
+            (cpu_seconds(s.pid) - before) / elapsed
+            for s, before in zip(self.servers, server_cpu, strict=True)
+        ]
+        result["worker_cpu"] = [
+            (cpu_seconds(p.pid) - before) / elapsed
+            for p, before in zip(self.workers.processes, worker_cpu, strict=True)
+        ]
+        result["rss"] = [rss_bytes(s.pid) for s in self.servers]
+        result["rooms"] = self.rooms
+        result["window"] = seconds
+        return result
+
+    def close(self) -> None:
+        self.workers.stop()
+        for server in self.servers:
+            server.stop()
+        if self.redis and self.prefix:
+            deleted = delete_redis_prefix(self.redis, self.prefix)
+            print(f"  (deleted {deleted} Redis keys under {self.prefix})", flush=True)
+
+
+def _row(name: str, r: dict[str, Any], rss_idle: int) -> str:
+    lat = r["latencies"]
+    players = r["rooms"] * 4
+    rss = sum(r["rss"])
+    per_player = (rss - rss_idle) / players / 1024 if players and r["rss"] else float("nan")
+    server_cpu = " + ".join(f"{c:.0%}" for c in r["server_cpu"]) or "n/a"
+    worker_cpu = " + ".join(f"{c:.0%}" for c in r["worker_cpu"])
+    errors = sum(r["errors"].values())
+    return (
+        f"| {name} | {players} | {r['connections']} | {r['rolls'] / r['elapsed']:.0f} "
+        f"| {percentile(lat, 50):.1f} | {percentile(lat, 95):.1f} | {percentile(lat, 99):.1f} "
+        f"| {errors} | {server_cpu} | {worker_cpu} | {rss / MiB:.0f} | {per_player:.1f} |"
+    )
+
+
+HEADER = (
+    "| run | players | connections held | rolls/s | p50 ms | p95 ms | p99 ms | errors "
+    "| server CPU | load CPU | server RSS MiB | KiB per player |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def _worst_seconds(r: dict[str, Any], count: int = 5) -> str:
+    """The seconds of the window with the slowest rolls: stalls show up here."""
+    if not r["stamps"]:
+        return "n/a"
+    start = min(r["stamps"])
+    worst: dict[int, float] = {}
+    for stamp, latency in zip(r["stamps"], r["latencies"], strict=True):
+        second = int(stamp - start)
+        worst[second] = max(worst.get(second, 0.0), latency)
+    top = sorted(worst.items(), key=lambda kv: -kv[1])[:count]
+    return ", ".join(f"t={s}s {ms:.0f} ms" for s, ms in sorted(top))
+
+
+def _print_details(r: dict[str, Any]) -> None:
+    expected = r["rooms"] / 2.0
+    gc_share = ", ".join("n/a" if g is None else f"{g:.1%}" for g in r["gc"])
+    print(
+        f"  expected {expected:.0f} rolls/s; rematches {r['rematches']}, "
+        f"late ticks {r['late_ticks']}, errors {r['errors'] or 'none'}; "
+        f"server time in GC: {gc_share}",
+        flush=True,
+    )
+    print(f"  slowest seconds: {_worst_seconds(r)}", flush=True)
+    if r["pressure"] is not None:
+        print(f"  CPU pressure (some task waiting for a CPU): {r['pressure']:.0%}", flush=True)
+    for values in r["metrics"]:
+        longest = [values.get(f'snakes_gc_longest_seconds{{generation="{g}"}}') for g in range(3)]
+        cpu = [values.get(f'snakes_gc_longest_cpu_seconds{{generation="{g}"}}', 0.0) for g in "012"]
+        if None not in longest:
+            pauses = ", ".join(
+                f"gen{g} {s * 1000:.0f} ms ({c * 1000:.0f} ms CPU)"
+                for g, (s, c) in enumerate(zip(longest, cpu, strict=True))
+            )
+            print(f"  server's longest GC pause since start: {pauses}", flush=True)
+
+
+def run_fixed(args: argparse.Namespace, name: str, nodes: int, redis: str | None) -> str:
+    print(f"== {name}: {args.rooms} rooms ({args.rooms * 4} players) ==", flush=True)
+    phase = Phase(name, args, nodes, redis)
+    try:
+        setup = phase.add_rooms(args.rooms)
+        print(
+            f"  set up {phase.rooms} rooms in {setup['seconds']:.0f} s; "
+            f"failures: {setup['failures'] or 'none'}",
+            flush=True,
+        )
+        time.sleep(args.warmup)
+        result = phase.measure(args.seconds)
+        row = _row(name, result, phase.rss_idle)
+        print(HEADER + "\n" + row, flush=True)
+        _print_details(result)
+        return row
+    finally:
+        phase.close()
+
+
+def run_ramp(args: argparse.Namespace) -> list[str]:
+    steps = [int(x) for x in args.ramp.split(",")]
+    print(f"== ramp: {steps} rooms; stops once p99 passes {args.p99_limit} ms ==", flush=True)
+    phase = Phase("ramp", args, 1, None)
+    rows = []
+    try:
+        for target in steps:
+            setup = phase.add_rooms(target - phase.rooms)
+            if setup["failures"]:
+                print(f"  setup failures: {setup['failures']}", flush=True)
+            time.sleep(args.warmup)
+            result = phase.measure(args.seconds)
+            rows.append(_row(f"{phase.rooms} rooms", result, phase.rss_idle))
+            print(HEADER + "\n" + "\n".join(rows), flush=True)
+            _print_details(result)
+            if percentile(result["latencies"], 99) > args.p99_limit:
+                print(f"  p99 passed {args.p99_limit} ms at {phase.rooms} rooms", flush=True)
+                break
+        return rows
+    finally:
+        phase.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=250, help="rooms of four players")
+    parser.add_argument("--seconds", type=float, default=60, help="measuring window")
+    parser.add_argument("--warmup", type=float, default=10, help="seconds before measuring")
+    parser.add_argument("--workers", type=int, default=2, help="load processes")
+    parser.add_argument("--url", help="an existing server instead of starting one")
+    parser.add_argument("--ramp", help="comma-separated room counts, e.g. 250,500,1000")
+    parser.add_argument("--p99-limit", type=float, default=200.0)
+    parser.add_argument("--nodes", type=int, default=1, help="2: compare with two nodes")
+    parser.add_argument("--redis", help="redis://127.0.0.1:6379/0 for the scale-out runs")
+    parser.add_argument(
+        "--server-arg", action="append", default=[], help="extra flag for snakes serve"
+    )
+    parser.add_argument(
+        "--server-env", action="append", default=[], help="KEY=VALUE for the server processes"
+    )
+    parser.add_argument("--max-minutes", type=float, default=45, help="hard stop")
+    args = parser.parse_args()
+    if args.nodes > 1 and not args.redis:
+        parser.error("--nodes 2 needs --redis")
+    for url in [args.url, args.redis]:
+        if url and not any(h in url for h in ("127.0.0.1", "localhost", "[::1]")):
+            parser.error("load goes to this machine only (loopback)")
+
+    limit = raise_file_limit()
+    needed = args.rooms * 4 * 2 + 1000
+    print(f"$ python {shlex.join(sys.argv)}", flush=True)
+    print(f"open-file limit {limit}" + (f" (needs ~{needed})" if limit < needed else ""))
+    _deadline(args.max_minutes)
+
+    rows: list[str] = []
+    if args.ramp:
+        rows = run_ramp(args)
+    elif args.nodes > 1:
+        rows.append(run_fixed(args, "1 node, SQLite", 1, None))
+        rows.append(run_fixed(args, "1 node, Redis", 1, args.redis))
+        rows.append(run_fixed(args, f"{args.nodes} nodes, Redis", args.nodes, args.redis))
+    else:
+        rows.append(run_fixed(args, "1 node" + (", Redis" if args.redis else ""), 1, args.redis))
+    print("\n## Summary\n")
+    print(f"$ python {shlex.join(sys.argv)}\n")
+    print(HEADER)
+    print("\n".join(rows))
+
+
+def _deadline(minutes: float) -> None:
+    """Whatever happens, the benchmark ends: SIGALRM after ``minutes``."""
+    import signal  # noqa: PLC0415
+
+    def expire(*_: object) -> None:
+        raise SystemExit(f"stopped after {minutes} minutes (--max-minutes)")
+
+    signal.signal(signal.SIGALRM, expire)
+    signal.alarm(int(minutes * 60))
+
+
+if __name__ == "__main__":
+    main()

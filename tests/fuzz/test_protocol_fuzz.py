@@ -1,0 +1,321 @@
+"""A protocol fuzzer against a live server: random and malformed messages never hurt it.
+
+Hypothesis writes sequences of messages (junk text, wrong JSON, unknown types, fields of
+the wrong type, huge numbers, stale versions, other seats' secrets, floods of valid
+intents) and sends each sequence on a fresh connection, under some identity: nobody, a
+spectator, or the holder of one seat. After every message a ``ping`` marks the end of
+its answers, so each answer is matched to the message that caused it.
+
+What must hold: every error names a code from docs/PROTOCOL.md's list (never
+``internal``); a message that is not an object, or has an unknown type, gets exactly
+that error; the process stays up and healthy; and the rooms still obey the game's
+invariants ("Bad input of any kind gets a clear, typed error and changes nothing; the
+server keeps running").
+
+``FUZZ_EXAMPLES`` sets how many sequences to try (bench/fuzz_long.py runs thousands).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
+
+from snakes.server.protocol import KNOWN_TYPES as PROTOCOL_TYPES
+from tests.server.online_helpers import close_all, table
+from tests.support.client import GameClient
+from tests.support.server import TEST_FLAGS, ServerProcess, running_server
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "80"))
+PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+KNOWN_TYPES = sorted(PROTOCOL_TYPES)
+
+
+def documented_codes() -> set[str]:
+    """Every error code in docs/PROTOCOL.md's table (a "`a` / `b`" row names two)."""
+    text = PROTOCOL.read_text().split("### Error codes", 1)[1]
+    codes: set[str] = set()
+    for row in re.findall(r"^\| `([a-z_]+)`(?: / `([a-z_]+)`)?", text, re.M):
+        codes.update(code for code in row if code)
+    return codes
+
+
+CODES = documented_codes()
+
+
+class Arena:
+    """The rooms the fuzzer plays in, and every secret a player could hold."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.code, self.players = table(server, 3)
+        self.players[0].client.send({"type": "start"})
+        for player in self.players:
+            player.catch_up()
+        self.lobby, self.lobby_players = table(server, 2)
+        local = server.post(
+            "/api/rooms",
+            {"mode": "ai", "seats": [
+                {"name": "Me", "colour": "red"},
+                {"name": "Bot", "colour": "blue", "kind": "ai"}]},
+        )  # fmt: skip
+        self.local, self.local_secret = local["code"], local["secret"]
+        self.codes = [self.code, self.lobby, self.local]
+        self.secrets = [p.secret for p in self.players + self.lobby_players] + [self.local_secret]
+        # The fuzzer takes these seats with their secrets; idle clients would only fill up.
+        close_all(self.players + self.lobby_players)
+        self.examples = 0
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    # No lookup limit here: the fuzzer's unknown codes would soon be answered
+    # rate_limited, and the deeper paths would go untried (the limit has its own test).
+    folder = tmp_path_factory.mktemp("fuzz")
+    with running_server(folder, *TEST_FLAGS, "--lookup-limit", "0") as server:
+        yield Arena(server)
+
+
+# ---- what the fuzzer sends ------------------------------------------------------------
+
+json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=30),
+)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+seat_value = st.one_of(
+    st.integers(-3, 8), st.sampled_from([2**31, 2**63, -(2**63), 10**30]), json_leaf
+)
+version_value = st.one_of(
+    st.integers(-2, 400), st.sampled_from([2**31, 2**31 + 1, 2**64]), json_leaf
+)
+
+
+@st.composite
+def known_type_message(draw: st.DrawFn, arena: Arena) -> dict[str, Any]:
+    kind = draw(st.sampled_from(KNOWN_TYPES))
+    message: dict[str, Any] = {"type": kind}
+    if kind == "hello":
+        message["room"] = draw(
+            st.one_of(st.sampled_from(arena.codes), st.text(max_size=20), json_leaf)
+        )
+        if draw(st.booleans()):
+            message["secret"] = draw(
+                st.one_of(st.sampled_from(arena.secrets), st.text(max_size=40), json_leaf)
+            )
+    elif kind in ("roll", "leave", "remove"):
+        message["seat"] = draw(seat_value)
+        if kind == "roll" or draw(st.booleans()):
+            message["version"] = draw(version_value)
+    elif kind == "rules":
+        message["rules"] = draw(st.one_of(
+            st.fixed_dictionaries({}, optional={
+                "finish": st.sampled_from(["classic", "last-one-standing", "bogus"]),
+                "exact_finish": st.one_of(st.booleans(), json_leaf),
+                "six_again": st.one_of(st.booleans(), json_leaf)}),
+            json_value))  # fmt: skip
+        if draw(st.booleans()):
+            message["countdown_seconds"] = draw(st.one_of(st.integers(-5, 700), json_leaf))
+    elif kind == "start" and draw(st.booleans()):
+        message["shuffle"] = draw(st.one_of(st.booleans(), json_leaf))
+    elif kind == "seed":
+        message["seed"] = draw(st.one_of(st.text(max_size=140), json_leaf))
+    elif kind == "add_ai":
+        message["name"] = draw(st.one_of(st.text(max_size=30), json_leaf))
+        message["colour"] = draw(st.one_of(st.sampled_from(["purple", "orange", "red"]), json_leaf))
+    # Extra or oddly typed fields, sometimes.
+    extra = draw(
+        st.dictionaries(
+            st.sampled_from(["value", "ref", "seat", "x", "type"]), json_value, max_size=2
+        )
+    )
+    message.update(extra)
+    return message
+
+
+def messages(arena: Arena) -> st.SearchStrategy[Any]:
+    """One message: raw text, any JSON value, or a known type with odd fields."""
+    return st.one_of(
+        st.text(max_size=60).map(lambda t: ("raw", t)),
+        st.sampled_from(["", "{", "[]", "null", "1e999", '{"type": NaN}', '"hello"', "{}" * 3]).map(
+            lambda t: ("raw", t)
+        ),
+        json_value.map(lambda v: ("json", v)),
+        known_type_message(arena).map(lambda m: ("json", m)),
+        st.just(("roll-now", None)),  # a well-formed roll at the version last seen
+        st.integers(2, 25).map(lambda n: ("flood", n)),  # the same valid roll n times at once
+    )
+
+
+identities = st.sampled_from(
+    ["none", "spectator", "seat0", "seat1", "seat2", "lobby-host", "lobby-guest", "local", "wrong"]
+)
+
+
+def _hello_for(identity: str, arena: Arena) -> dict[str, Any] | None:
+    table_secrets = [p.secret for p in arena.players]
+    return {
+        "none": None,
+        "spectator": {"type": "hello", "room": arena.code},
+        "seat0": {"type": "hello", "room": arena.code, "secret": table_secrets[0]},
+        "seat1": {"type": "hello", "room": arena.code, "secret": table_secrets[1]},
+        "seat2": {"type": "hello", "room": arena.code, "secret": table_secrets[2]},
+        "lobby-host": {
+            "type": "hello",
+            "room": arena.lobby,
+            "secret": arena.lobby_players[0].secret,
+        },
+        "lobby-guest": {
+            "type": "hello",
+            "room": arena.lobby,
+            "secret": arena.lobby_players[1].secret,
+        },
+        "local": {"type": "hello", "room": arena.local, "secret": arena.local_secret},
+        # Another room's seat secret: it must hold nothing here.
+        "wrong": {"type": "hello", "room": arena.code, "secret": arena.local_secret},
+    }[identity]
+
+
+# ---- talking to the server ------------------------------------------------------------
+
+
+def _answers(client: GameClient) -> list[dict[str, Any]]:
+    """Everything the server said in answer to what was sent since the last marker.
+
+    The marker is a message of an unknown type with a fresh ``ref``: its error echoes
+    the ref, and one connection's messages are answered in order.
+    """
+    marker = f"sync-{next(_MARKERS)}"
+    client.send({"type": "sync", "ref": marker})
+    said = []
+    while True:
+        message = client.recv(timeout=10)
+        if message["type"] == "error" and message.get("ref") == marker:
+            assert message["code"] == "unknown_type"
+            return said
+        said.append(message)
+
+
+_MARKERS = itertools.count()
+
+
+def _check_errors(said: list[dict[str, Any]]) -> None:
+    for message in said:
+        assert message["type"] in ("welcome", "update", "error", "pong"), message
+        if message["type"] == "error":
+            assert message["code"] in CODES, message
+            assert message["code"] != "internal", message
+            assert "Traceback" not in message["message"]
+
+
+def _play(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
+    with GameClient(arena.server.ws_url) as client:
+        hello = _hello_for(identity, arena)
+        if hello is not None:
+            client.send(hello)
+            said = _answers(client)
+            _check_errors(said)
+        for kind, payload in steps:
+            if kind == "raw":
+                client.send_raw(payload)
+            elif kind == "json":
+                client.send_raw(json.dumps(payload))
+            elif kind in ("roll-now", "flood"):
+                room = client.room or {}
+                seat = room.get("turn") if isinstance(room.get("turn"), int) else 0
+                roll = {"type": "roll", "seat": seat, "version": room.get("version", 0)}
+                for _ in range(payload or 1):
+                    client.send(roll)
+            said = _answers(client)
+            _check_errors(said)
+            errors = [m for m in said if m["type"] == "error"]
+            if kind == "raw":
+                try:
+                    value = json.loads(payload)
+                except ValueError:
+                    value = None
+                    assert [e["code"] for e in errors] == ["bad_message"]
+                if value is not None and not isinstance(value, dict):
+                    assert [e["code"] for e in errors] == ["bad_message"]
+            if kind == "json" and (
+                not isinstance(payload, dict) or payload.get("type") not in KNOWN_TYPES
+            ):
+                expected = "bad_message" if not isinstance(payload, dict) else "unknown_type"
+                assert [e["code"] for e in errors] == [expected]
+            if kind == "flood":
+                # One roll at one version: at most one is applied, the rest are refused.
+                applied = [
+                    m
+                    for m in said
+                    if m["type"] == "update" and any(e["type"] == "rolled" for e in m["events"])
+                ]
+                assert len(applied) <= 1
+
+
+def _check_invariants(arena: Arena) -> None:
+    server = arena.server
+    assert server.process is not None and server.process.poll() is None
+    assert server.get("/healthz")["status"] == "ok"
+    for code in arena.codes:
+        status, view = server.request("GET", f"/api/rooms/{code}")
+        if status == 404:
+            continue  # a lobby whose every seat left is gone, as it should be
+        assert status == 200
+        for seat in view["seats"]:
+            assert 0 <= seat["square"] <= 100
+        if view["phase"] == "playing":
+            racing = [s["index"] for s in view["seats"] if s["status"] == "racing"]
+            assert view["turn"] in racing
+        if view["phase"] == "over":
+            total = 0
+            for game in range(1, view["game_number"] + 1):
+                status, record = server.request("GET", f"/api/rooms/{code}/record?game={game}")
+                if status == 200:
+                    total += len(record["actions"])
+            assert view["version"] == total
+
+
+def test_documented_codes_are_read_from_the_protocol() -> None:
+    assert {"bad_message", "unknown_type", "not_in_room", "stale_version", "rate_limited"} <= CODES
+    assert {"not_started", "already_started"} <= CODES
+
+
+def test_the_server_survives_random_and_malformed_messages(arena: Arena) -> None:
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(identity=identities, steps=st.lists(messages(arena), min_size=1, max_size=8))
+    def fuzz(identity: str, steps: list[tuple[str, Any]]) -> None:
+        try:
+            _play(arena, identity, steps)
+        except ConnectionClosed as closed:
+            # Only our own flood of messages may close a connection (1008, rate limited).
+            assert closed.rcvd is not None and closed.rcvd.code == 1008, closed
+        assert arena.server.process is not None and arena.server.process.poll() is None
+        arena.examples += 1
+        if arena.examples % 10 == 0:
+            _check_invariants(arena)
+
+    fuzz()
+    _check_invariants(arena)

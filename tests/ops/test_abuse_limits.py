@@ -1,0 +1,87 @@
+"""Abuse limits that concern where a client comes from: Origin, and room-code guessing."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.support.client import GameClient
+from tests.support.server import TEST_FLAGS, ServerProcess, running_server
+
+PEOPLE = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+
+
+def _open(server: ServerProcess, origin: str | None) -> None:
+    headers = {"Origin": origin} if origin else {}
+    with connect(server.ws_url, additional_headers=headers, open_timeout=10) as ws:
+        ws.send('{"type":"ping"}')
+        assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
+
+
+def test_a_cross_site_page_cannot_open_the_game_socket(tmp_path: Path) -> None:
+    public = "https://snakes.example.org"
+    with running_server(tmp_path / "data", *TEST_FLAGS, "--public-url", public) as server:
+        for origin in ("https://evil.example", "null", f"http://127.0.0.1:{server.port + 1}"):
+            with pytest.raises(InvalidStatus) as refused:
+                _open(server, origin)
+            assert refused.value.response.status_code == 403, origin
+        _open(server, None)  # programs send no Origin: no cross-site threat
+        _open(server, f"http://127.0.0.1:{server.port}")  # the site the request came to
+        _open(server, public)  # the public address, behind a proxy
+        assert server.get("/healthz")["status"] == "ok"
+    assert "refused a WebSocket from origin 'https://evil.example'" in server.log()
+
+
+def _get(server: ServerProcess, path: str, forwarded: str | None = None) -> tuple[int, Any]:
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    request = urllib.request.Request(server.url + path, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_guessing_room_codes_is_limited_per_address_on_every_door(tmp_path: Path) -> None:
+    with running_server(tmp_path / "data", *TEST_FLAGS, "--lookup-limit", "5") as server:
+        real = server.post("/api/rooms", {"mode": "online", "seats": PEOPLE[:1]})["code"]
+        for guess in ("AAAAAA", "BBBBBB", "CCCCCC"):
+            assert _get(server, f"/api/rooms/{guess}")[0] == 404
+        status, _ = server.request("POST", "/api/rooms/DDDDDD/join", PEOPLE[1])
+        assert status == 404
+        with GameClient(server.ws_url) as client:
+            assert client.hello("EEEEEE")["code"] == "room_not_found"  # the fifth miss
+            # Out of guesses: every lookup is refused now, even of a real room, so a
+            # guesser learns nothing more.
+            assert client.hello(real)["code"] == "rate_limited"
+        status, body = _get(server, f"/api/rooms/{real}")
+        assert (status, body["error"]["code"]) == (429, "rate_limited")
+        status, body = server.request("POST", f"/api/rooms/{real}/join", PEOPLE[1])
+        assert (status, body["error"]["code"]) == (429, "rate_limited")
+        assert _get(server, f"/api/rooms/{real}/record")[0] == 429
+        # Creating a room is no lookup, and other endpoints still answer.
+        assert server.request("POST", "/api/rooms", {"mode": "pass", "seats": PEOPLE})[0] == 201
+        assert server.get("/healthz")["status"] == "ok"
+
+
+def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    flags = (*TEST_FLAGS, "--lookup-limit", "2")
+    with running_server(tmp_path / "trusted", *flags, "--trusted-proxy", "127.0.0.1") as server:
+        # Behind a trusted proxy each player's own address has its own budget.
+        for _ in range(2):
+            assert _get(server, "/api/rooms/AAAAAA", "198.51.100.1")[0] == 404
+        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.1")[0] == 429
+        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.2")[0] == 404
+    with running_server(tmp_path / "direct", *flags) as server:
+        # Without --trusted-proxy the header is ignored: a guesser cannot claim to be
+        # many people, every guess counts against the peer's own address.
+        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.1")[0] == 404
+        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.2")[0] == 404
+        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.3")[0] == 429
