@@ -64,8 +64,9 @@ def growth(samples: list[dict[str, Any]], key: str) -> tuple[float, float]:
     return slope(xs, ys) * (xs[-1] - xs[0]) / mean, mean
 
 
-def debug_stats(url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(url + "/debug/stats", timeout=30) as response:
+def debug_stats(url: str, collect: bool) -> dict[str, Any]:
+    query = "?collect=true" if collect else ""
+    with urllib.request.urlopen(url + "/debug/stats" + query, timeout=30) as response:
         data: dict[str, Any] = json.loads(response.read())
     return data
 
@@ -79,6 +80,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--churn", type=float, default=0.5, help="rooms that end after a game")
     parser.add_argument("--idle-minutes", type=float, default=0.5, help="server's idle expiry")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--collect",
+        action="store_true",
+        help="a full garbage collection before each sample: live heap only (a pause each)",
+    )
     parser.add_argument(
         "--tracemalloc",
         action="store_true",
@@ -111,12 +117,12 @@ def main() -> None:
         heap = "MiB" if args.tracemalloc else "k blocks"
         print(
             f"| min | RSS MiB | heap {heap} | tasks | rooms | timers | connections "
-            "| rolls/s | p50 ms | p99 ms | new rooms |\n" + "|---" * 11 + "|",
+            "| rolls/s | p50 ms | p99 ms | new rooms | full GCs |\n" + "|---" * 12 + "|",
             flush=True,
         )
         while time.monotonic() - started < args.minutes * 60 and time.monotonic() < deadline:
             window = merge(workers.measure(args.every))
-            stats = debug_stats(server.url)
+            stats = debug_stats(server.url, args.collect)
             sample = {
                 "t": time.monotonic() - started,
                 "rss": rss_bytes(server.pid),
@@ -127,6 +133,7 @@ def main() -> None:
                 "rooms": stats["rooms"],
                 "timers": stats["timers"],
                 "connections": stats["connections"],
+                "full_gcs": stats["gc_collections"][2],
             }
             samples.append(sample)
             latencies += window["latencies"]
@@ -138,7 +145,8 @@ def main() -> None:
                 f"| {sample['heap'] / (MiB if args.tracemalloc else 1000):.1f} "
                 f"| {sample['tasks']} | {sample['rooms']} | {sample['timers']} "
                 f"| {sample['connections']} | {window['rolls'] / args.every:.0f} "
-                f"| {percentile(lat, 50):.1f} | {percentile(lat, 99):.1f} | {window['replaced']} |",
+                f"| {percentile(lat, 50):.1f} | {percentile(lat, 99):.1f} | {window['replaced']} "
+                f"| {sample['full_gcs']} |",
                 flush=True,
             )
         elapsed = time.monotonic() - started

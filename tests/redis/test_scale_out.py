@@ -122,12 +122,14 @@ def test_two_rolls_at_two_nodes_at_once_apply_exactly_once(
             thread.join()
         # Exactly one of the two is refused as stale, whichever node it reached.
         refusals = _replies_to(("first", "second"), host.client, twin.client)
-        assert [r["code"] for r in refusals] == ["stale_version"]
+        # The loser is refused as stale — or, when the winner's roll ended the game, as
+        # coming after the end. Either way it is never applied.
+        assert len(refusals) == 1 and refusals[0]["code"] in ("stale_version", "game_over")
         assert nodes[0].get(f"/api/rooms/{code}")["version"] == version + 1
         for player in (host, twin):
             player.client.received = [m for m in player.client.received if "ref" not in m]
         races += 1
-    assert races == 20
+    assert races == 20 or host.client.room["over"]
     ben.catch_up()
     store = redis.Redis.from_url(redis_url, decode_responses=True)
     stored = store.llen(f"{prefix}room:{{{code}}}:actions")

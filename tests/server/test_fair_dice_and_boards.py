@@ -84,6 +84,7 @@ def test_the_host_can_add_an_ai_seat_that_rolls_by_itself(server: ServerProcess)
     assert host.client.wait_type("error")["code"] == "colour_taken"
     host.client.send({"type": "start"})
     host.client.wait_for(lambda m: m.get("room", {}).get("phase") == "playing")
+    server.script_dice(3)  # not a six: the turn passes to the AI seat
     host.roll()
     host.catch_up()
     server.advance(1)

@@ -225,14 +225,18 @@ async def metrics(request: Request) -> Response:
 
 
 async def debug_stats(
-    request: Request, types: int = 0, generation: int | None = None
+    request: Request, types: int = 0, generation: int | None = None, collect: bool = False
 ) -> dict[str, Any]:
     """Opt-in (SNAKES_DEBUG_STATS=1): Python heap and asyncio tasks, to find leaks.
 
     ``?types=N`` adds the N most common kinds of object the garbage collector tracks
-    (``&generation=G``: only those in generation G).
+    (``&generation=G``: only those in generation G). ``?collect=true`` runs a full
+    collection first, so the heap figures count live objects only, not garbage cycles
+    waiting for the next full collection (a pause: never on a production server).
     """
     manager = _manager(request)
+    if collect:
+        gc.collect()
     common: list[tuple[str, int]] = []
     if types > 0:
         tracked = gc.get_objects() if generation is None else gc.get_objects(generation)
