@@ -22,12 +22,12 @@ from snakes import __version__
 from snakes.engine import DiceSource, SecureDice
 from snakes.server import api, testing
 from snakes.server.backend import Backend, LocalBackend
-from snakes.server.clock import Clock, ManualClock, SystemClock
+from snakes.server.clock import Clock, ManualClock, SystemClock, WallClock
 from snakes.server.limits import LookupLimiter
 from snakes.server.manager import RoomManager
 from snakes.server.metrics import Metrics
 from snakes.server.protocol import ProtocolError
-from snakes.server.redis_backend import RedisBackend, SharedManualClock, WallClock
+from snakes.server.redis_backend import RedisBackend, SharedManualClock
 from snakes.server.settings import Settings
 from snakes.server.store import SQLiteStore
 from snakes.server.ws import serve_connection

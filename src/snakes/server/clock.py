@@ -32,6 +32,13 @@ class SystemClock:
             await asyncio.wait_for(wake.wait(), delay)
 
 
+class WallClock(SystemClock):
+    """Seconds since the epoch: nodes sharing Redis read the same time (NTP keeps it close)."""
+
+    def now(self) -> float:
+        return time.time()
+
+
 class ManualClock:
     """Time stands still until :meth:`advance` moves it."""
 

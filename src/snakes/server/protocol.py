@@ -6,8 +6,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from snakes.engine import RuleError
-
 MAX_MESSAGE_BYTES = 4096
 """A client message larger than this closes the connection (1009)."""
 
@@ -143,7 +141,3 @@ def parse_client_message(data: Any) -> ClientMessage:
 
 def error_message(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "ref": ref}
-
-
-def rule_error_code(error: RuleError) -> str:
-    return error.code

@@ -32,7 +32,7 @@ from redis.exceptions import RedisError, WatchError
 
 from snakes.engine import action_to_data
 from snakes.server.backend import BackendUnavailable, FireTimer, Presence, Resync, Work, deliver
-from snakes.server.clock import Clock
+from snakes.server.clock import Clock, WallClock
 from snakes.server.rooms import Mode, Room
 from snakes.server.session import Session
 
@@ -56,19 +56,6 @@ for i = 1, #due, 2 do
 end
 return due
 """
-
-
-class WallClock:
-    """Seconds since the epoch: every node reads the same time (NTP keeps them close)."""
-
-    def now(self) -> float:
-        return time.time()
-
-    async def wait(self, delay: float | None, wake: asyncio.Event) -> None:
-        if delay is not None and delay <= 0:
-            return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), delay)
 
 
 class SharedManualClock:
