@@ -23,13 +23,13 @@ import time
 from pathlib import Path
 
 from snakes.engine import Rules, SecureDice
-from snakes.server.backend import LocalBackend
+from snakes.server.backends.local import LocalBackend
+from snakes.server.backends.sqlite import SQLiteStore
 from snakes.server.clock import SystemClock
-from snakes.server.manager import RoomManager
-from snakes.server.rooms import Mode, Phase, Seat
-from snakes.server.session import Session
+from snakes.server.rooms.model import Mode, Phase, Seat
+from snakes.server.runtime.manager import RoomManager
+from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
-from snakes.server.store import SQLiteStore
 
 
 async def _run(rooms: int, rolls: int, profile: bool) -> None:

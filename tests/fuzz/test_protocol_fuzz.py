@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
-from snakes.server.protocol import KNOWN_TYPES as PROTOCOL_TYPES
+from snakes.server.transport.protocol import KNOWN_TYPES as PROTOCOL_TYPES
 from tests.server.online_helpers import close_all, table
 from tests.support.client import GameClient
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server

@@ -18,19 +18,19 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
-from snakes import __version__
+from snakes import __version__, testing
 from snakes.engine import DiceSource, SecureDice
-from snakes.server import api, testing
-from snakes.server.backend import Backend, LocalBackend
+from snakes.server.backends.local import Backend, LocalBackend
+from snakes.server.backends.redis_backend import RedisBackend, SharedManualClock
+from snakes.server.backends.sqlite import SQLiteStore
 from snakes.server.clock import Clock, ManualClock, SystemClock, WallClock
-from snakes.server.limits import LookupLimiter
-from snakes.server.manager import RoomManager
 from snakes.server.metrics import Metrics
-from snakes.server.protocol import ProtocolError
-from snakes.server.redis_backend import RedisBackend, SharedManualClock
+from snakes.server.runtime.manager import RoomManager
 from snakes.server.settings import Settings
-from snakes.server.store import SQLiteStore
-from snakes.server.ws import serve_connection
+from snakes.server.transport import api
+from snakes.server.transport.limits import LookupLimiter
+from snakes.server.transport.protocol import ProtocolError
+from snakes.server.transport.ws import serve_connection
 
 log = logging.getLogger("snakes.server")
 
@@ -96,7 +96,7 @@ def create_app(settings: Settings) -> FastAPI:
     clock: Clock = WallClock() if settings.redis_url else SystemClock()
     if settings.test_hooks:
         clock = SharedManualClock() if settings.redis_url else ManualClock()
-    dice: DiceSource = testing.ScriptableDice() if settings.test_hooks else SecureDice()
+    dice: DiceSource = testing.hooks.ScriptableDice() if settings.test_hooks else SecureDice()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -128,7 +128,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "manager", None))
     app.include_router(api.router)
     if settings.test_hooks:
-        app.include_router(testing.router)
+        app.include_router(testing.hooks.router)
     if settings.debug_stats:
         app.add_api_route("/debug/stats", api.debug_stats, include_in_schema=False)
 

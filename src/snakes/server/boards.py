@@ -8,7 +8,7 @@ from typing import Any
 from snakes.analysis import analyze
 from snakes.boards import SHIPPED, BoardFileError, shipped_board
 from snakes.engine import Board, Rules
-from snakes.server.protocol import ProtocolError
+from snakes.server.transport.protocol import ProtocolError
 
 
 @functools.lru_cache(maxsize=32)

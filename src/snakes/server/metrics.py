@@ -16,7 +16,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from snakes.server.manager import RoomManager
+    from snakes.server.runtime.manager import RoomManager
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Intent handling on one node takes well under a millisecond when idle; the upper

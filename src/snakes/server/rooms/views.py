@@ -8,7 +8,7 @@ from typing import Any
 from snakes.analysis import live_odds, live_place_chances
 from snakes.engine import FINISH, Finish, placings
 from snakes.fair import SCHEME, commit
-from snakes.server.rooms import Kind, Phase, Room, board_data, rules_data
+from snakes.server.rooms.model import Kind, Phase, Room, board_data, rules_data
 
 _EVENT_FIELDS: dict[type, tuple[str, ...]] = {}
 

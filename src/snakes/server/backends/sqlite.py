@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from snakes.engine import Action, action_to_data
-from snakes.server.rooms import Room
+from snakes.server.rooms.model import Room
 
 SCHEMA_VERSION = 1
 CHECKPOINT_SECONDS = 1.0

@@ -13,8 +13,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from snakes.engine import SecureDice
+from snakes.server.backends.redis_backend import SharedManualClock
 from snakes.server.clock import ManualClock
-from snakes.server.redis_backend import SharedManualClock
 
 
 class ScriptableDice:

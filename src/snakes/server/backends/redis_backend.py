@@ -31,10 +31,17 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, WatchError
 
 from snakes.engine import action_to_data
-from snakes.server.backend import BackendUnavailable, FireTimer, Presence, Resync, Work, deliver
+from snakes.server.backends.local import (
+    BackendUnavailable,
+    FireTimer,
+    Presence,
+    Resync,
+    Work,
+    deliver,
+)
 from snakes.server.clock import Clock, WallClock
-from snakes.server.rooms import Mode, Room
-from snakes.server.session import Session
+from snakes.server.rooms.model import Mode, Room
+from snakes.server.runtime.session import Session
 
 log = logging.getLogger("snakes.redis")
 

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from snakes.server.protocol import ProtocolError
+from snakes.server.transport.protocol import ProtocolError
 
 MAX_TRACKED = 100_000
 """Addresses remembered at once; the least recently seen ones are forgotten first."""

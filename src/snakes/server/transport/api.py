@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from snakes.server.boards import board_catalogue, board_named
 from snakes.server.codes import normalise_code
 from snakes.server.content import build_content
-from snakes.server.limits import MISS_CODES, LookupLimiter
-from snakes.server.manager import RoomManager
-from snakes.server.protocol import ProtocolError, RulesIn
-from snakes.server.rooms import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
+from snakes.server.rooms.model import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
+from snakes.server.runtime.manager import RoomManager
+from snakes.server.transport.limits import MISS_CODES, LookupLimiter
+from snakes.server.transport.protocol import ProtocolError, RulesIn
 
 router = APIRouter()
 T = TypeVar("T")

@@ -17,10 +17,12 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from snakes.server.boards import board_named
-from snakes.server.limits import MISS_CODES, LookupLimiter, origin_allowed
-from snakes.server.manager import RoomManager
 from snakes.server.metrics import Metrics
-from snakes.server.protocol import (
+from snakes.server.rooms.model import clean_name, clean_rules
+from snakes.server.runtime.manager import RoomManager
+from snakes.server.runtime.session import Session
+from snakes.server.transport.limits import MISS_CODES, LookupLimiter, origin_allowed
+from snakes.server.transport.protocol import (
     MAX_MESSAGE_BYTES,
     AddAiIntent,
     FinishAiIntent,
@@ -37,8 +39,6 @@ from snakes.server.protocol import (
     error_message,
     parse_client_message,
 )
-from snakes.server.rooms import clean_name, clean_rules
-from snakes.server.session import Session
 
 log = logging.getLogger("snakes.ws")
 

@@ -36,14 +36,14 @@ from snakes.engine import (
     Slid,
 )
 from snakes.fair import dice_key, fair_roll, new_server_seed
-from snakes.server.backend import Backend, BackendUnavailable, Work
+from snakes.server.backends.local import Backend, BackendUnavailable, Work
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
-from snakes.server.protocol import ProtocolError
-from snakes.server.rooms import COLOURS, Kind, Mode, Phase, Room, Seat, TurnClock
-from snakes.server.session import Session
+from snakes.server.rooms.model import COLOURS, Kind, Mode, Phase, Room, Seat, TurnClock
+from snakes.server.rooms.views import event_data, room_view
+from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
-from snakes.server.testing import ScriptableDice
-from snakes.server.views import event_data, room_view
+from snakes.server.transport.protocol import ProtocolError
+from snakes.testing.hooks import ScriptableDice
 
 log = logging.getLogger("snakes.rooms")
 

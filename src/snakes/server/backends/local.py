@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from snakes.engine import Action
+from snakes.server.backends.sqlite import Store
 from snakes.server.clock import Clock
-from snakes.server.rooms import Room
-from snakes.server.session import Session
-from snakes.server.store import Store
+from snakes.server.rooms.model import Room
+from snakes.server.runtime.session import Session
 
 log = logging.getLogger("snakes.backend")
 
