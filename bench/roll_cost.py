@@ -1,12 +1,20 @@
-"""Server-side CPU per roll, without sockets: the room manager, engine, views and store.
+"""Server-side CPU per roll, without sockets: the runtime, handlers, engine, views, store.
 
-A single process: ``--rooms`` online rooms of four seated sessions (in-memory outboxes,
-no network), a SQLite store in a temporary folder; each roll is a real intent through
-``RoomManager.intent`` (lock, handler, commit to SQLite, an update queued for four
-sessions). Prints microseconds of CPU per roll, and with ``--profile`` the top of a
-cProfile. It is what bench/load.py's server does per roll, minus the WebSocket I/O.
+One process: ``--rooms`` online rooms of ``--seats`` seated sessions (in-memory
+outboxes, no network). Each roll is a real intent through ``RoomRuntime.intent``
+(the room's queue, a pure handler, the commit, an update queued for every seat).
+
+- ``--backend sqlite`` (default): one node, a SQLite file in a temporary folder.
+- ``--backend redis --nodes 2``: two runtimes in this one process sharing a Redis, with
+  each room's players split over both (the owner applies; the other node forwards).
+  CPU then counts this process (both nodes) and ``redis-server`` (read from /proc).
+
+It prints microseconds of CPU per roll, overall and at the 10th and the 500th action of
+a game (games are kept long with a die that shows only 1s and 2s, so that every game
+reaches 500 actions), and with ``--profile`` the top of a cProfile.
 
     python bench/roll_cost.py
+    python bench/roll_cost.py --backend redis --nodes 2
     python bench/roll_cost.py --rooms 300 --rolls 5000 --profile
 """
 
@@ -15,89 +23,165 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import os
 import pstats
+import random
+import secrets
 import shlex
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from snakes.engine import Rules, SecureDice
-from snakes.server.backends.local import LocalBackend
-from snakes.server.backends.sqlite import SQLiteStore
-from snakes.server.clock import SystemClock
-from snakes.server.rooms.model import Mode, Phase, Seat
-from snakes.server.runtime.manager import RoomManager
+import redis
+from snakes.engine import JUNGLE, Finish, Rules
+from snakes.server.app import build_runtime
+from snakes.server.clock import SystemClock, WallClock
+from snakes.server.rooms.model import Mode, Phase, Room, Seat
+from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 
+COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
+WINDOW = 5
+"""Rolls within this many actions of 10 (or 500) count toward that figure."""
 
-async def _run(rooms: int, rolls: int, profile: bool) -> None:
+
+class LongGames:
+    """A die that shows 1 or 2: games last long enough to measure late actions."""
+
+    def __init__(self) -> None:
+        self._random = random.Random(1)
+
+    def next_roll(self, room: Room, faces: int) -> int:
+        return self._random.randint(1, 2)
+
+
+def _redis_cpu_seconds() -> float:
+    """User + system CPU of the machine's redis-server processes, from /proc."""
+    total = 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = subprocess.run(
+        ["pgrep", "-x", "redis-server"], check=False, capture_output=True, text=True
+    )
+    for pid in found.stdout.split():
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchmark, read top to bottom)
     folder = Path(tempfile.mkdtemp(prefix="snakes-roll-cost-"))
-    settings = Settings(data_dir=folder, countdown_default=60)
-    backend = LocalBackend(SQLiteStore.in_folder(folder), SystemClock())
-    manager = RoomManager(settings, backend, SecureDice())
-    await manager.start()
-    tables: list[tuple[str, list[Session]]] = []
-    for _ in range(rooms):
-        room, secret = await manager.create(
-            Mode.ONLINE, [Seat("Host", "red")], Rules(), shuffle=False, countdown_seconds=60
+    prefix = f"snakes-bench-{secrets.token_hex(3)}:"
+    runtimes: list[RoomRuntime] = []
+    for node in range(args.nodes):
+        settings = Settings(
+            data_dir=folder / f"node{node}",
+            countdown_default=60,
+            redis_url=args.redis if args.backend == "redis" else None,
+            redis_prefix=prefix,
         )
-        secrets = [secret]
-        for index, colour in enumerate(["blue", "green", "yellow"]):
-            secrets.append((await manager.join(room.code, f"P{index}", colour))[2])
-        sessions = []
-        for held in secrets:
+        clock = WallClock() if args.backend == "redis" else SystemClock()
+        runtime = build_runtime(settings, clock, LongGames())
+        await runtime.start()
+        runtimes.append(runtime)
+    rules = Rules(finish=Finish.LAST_ONE_STANDING)
+    tables: list[tuple[str, list[tuple[RoomRuntime, Session]]]] = []
+    for _ in range(args.rooms):
+        owner = runtimes[0]
+        created = await owner.create(
+            Mode.ONLINE, [Seat("Host", "red")], rules, shuffle=False, countdown_seconds=60,
+            board=JUNGLE,
+        )  # fmt: skip
+        held = [created.secret]
+        for index, colour in enumerate(COLOURS[1 : args.seats]):
+            held.append((await owner.join(created.code, f"P{index}", colour))[2])
+        seated = []
+        for index, secret in enumerate(held):
+            runtime = runtimes[index % len(runtimes)]
             session = Session()
-            await manager.hello(session, room.code, held)
-            sessions.append(session)
-        await manager.intent(sessions[0], lambda s, r: manager.start_game(s, r, False))
-        tables.append((room.code, sessions))
+            await runtime.hello(session, created.code, secret)
+            seated.append((runtime, session))
+        await seated[0][0].intent(seated[0][1], "start", {"shuffle": False})
+        tables.append((created.code, seated))
 
     def drain() -> None:
-        for _, sessions in tables:
-            for session in sessions:
+        for _, seated in tables:
+            for _, session in seated:
                 while not session.outbox.empty():
                     session.outbox.get_nowait()
 
+    at: dict[int, list[float]] = {10: [], 500: []}
+
     async def roll(count: int) -> None:
         for i in range(count):
-            code, sessions = tables[i % len(tables)]
-            room = manager.rooms[code]
+            code, seated = tables[i % len(tables)]
+            room = runtimes[0].current(code)
+            assert room is not None
             if room.phase is Phase.OVER:
-                await manager.intent(sessions[0], manager.rematch)
-                room = manager.rooms[code]
+                await seated[0][0].intent(seated[0][1], "rematch", {})
+                room = runtimes[0].current(code)
+                assert room is not None
             assert room.game is not None and room.game.turn is not None
             seat, version = room.game.turn, room.version
-            await manager.intent(
-                sessions[seat], lambda s, r, t=seat, v=version: manager.roll(s, r, t, v)
-            )
+            runtime, session = seated[seat]
+            started = time.process_time()
+            await runtime.intent(session, "roll", {"seat": seat, "version": version})
+            spent = time.process_time() - started
+            for mark, samples in at.items():
+                if abs(len(room.actions) + 1 - mark) <= WINDOW:
+                    samples.append(spent)
             if i % 200 == 0:
                 drain()
 
-    await roll(500)  # warm up
+    await roll(300)  # warm up
     drain()
+    at = {10: [], 500: []}
+    redis_before = _redis_cpu_seconds() if args.backend == "redis" else 0.0
     started = time.process_time()
-    await roll(rolls)
-    plain = (time.process_time() - started) / rolls
-    print(f"{rolls} rolls over {rooms} rooms: {plain * 1e6:.0f} µs of CPU per roll")
-    if profile:
+    await roll(args.rolls)
+    spent = time.process_time() - started
+    redis_spent = (_redis_cpu_seconds() - redis_before) if args.backend == "redis" else 0.0
+    what = f"{args.backend}, {args.nodes} node(s), {args.rooms} rooms of {args.seats}"
+    print(f"{args.rolls} rolls ({what}):")
+    print(f"  this process: {spent / args.rolls * 1e6:.0f} µs of CPU per roll")
+    if args.backend == "redis":
+        print(f"  redis-server: {redis_spent / args.rolls * 1e6:.0f} µs of CPU per roll")
+        total = (spent + redis_spent) / args.rolls * 1e6
+        print(f"  together:     {total:.0f} µs of CPU per roll")
+    for mark, samples in at.items():
+        if samples:
+            mean = sum(samples) / len(samples) * 1e6
+            print(f"  at action {mark:>3}: {mean:.0f} µs per roll ({len(samples)} rolls)")
+    if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
-        await roll(rolls)
+        await roll(args.rolls)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
-    await manager.stop()
+    for runtime in runtimes:
+        await runtime.stop()
+    if args.backend == "redis":
+        client = redis.Redis.from_url(args.redis)
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=300)
-    parser.add_argument("--rolls", type=int, default=5000)
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--seats", type=int, default=6)
+    parser.add_argument("--rolls", type=int, default=20000)
+    parser.add_argument("--backend", choices=["sqlite", "redis"], default="sqlite")
+    parser.add_argument("--nodes", type=int, default=1)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     print(f"$ python {shlex.join(sys.argv)}")
-    asyncio.run(_run(args.rooms, args.rolls, args.profile))
+    asyncio.run(_run(args))
 
 
 if __name__ == "__main__":

@@ -160,7 +160,7 @@ def test_a_finished_or_expired_room_leaves_no_timers_or_tasks_behind(
             client.wait_type("pong")
         _wait(lambda: server.get("/debug/stats")["connections"] == 0)
         baseline = server.get("/debug/stats")
-        assert baseline["rooms"] == baseline["timers"] == baseline["room_locks"] == 0
+        assert baseline["rooms"] == baseline["timers"] == baseline["room_queues"] == 0
 
         code, players = table(server, 2)
         players[0].client.send({"type": "start"})
@@ -178,7 +178,7 @@ def test_a_finished_or_expired_room_leaves_no_timers_or_tasks_behind(
         _wait(lambda: server.get("/debug/stats")["rooms"] == 0)
 
         after = server.get("/debug/stats")
-        assert after["timers"] == 0 and after["room_locks"] == 0
+        assert after["timers"] == 0 and after["room_queues"] == 0
         assert after["tasks"] == baseline["tasks"]
         assert server.get("/healthz") == {"status": "ok", "rooms": 0, "connections": 0, "timers": 0}
         status, _ = server.request("GET", f"/api/rooms/{code}")

@@ -61,7 +61,15 @@ from snakes.engine.game import apply, check_roll, roll
 from snakes.engine.record import GameRecord, SeatInfo, replay, start_state
 from snakes.engine.results import Placing, Status, placings
 from snakes.engine.rules import PRESETS, Finish, Rules
-from snakes.engine.state import MAX_SEATS, MAX_SIXES, MIN_SEATS, GameState, new_game
+from snakes.engine.state import (
+    MAX_SEATS,
+    MAX_SIXES,
+    MIN_SEATS,
+    GameState,
+    new_game,
+    state_from_snapshot,
+    state_to_snapshot,
+)
 from snakes.engine.version import ENGINE_VERSION
 
 __all__ = [
@@ -121,6 +129,8 @@ __all__ = [
     "check_roll",
     "make_board",
     "new_game",
+    "state_from_snapshot",
+    "state_to_snapshot",
     "placings",
     "replay",
     "roll",

@@ -96,6 +96,45 @@ class GameState:
         }
 
 
+def state_to_snapshot(state: GameState) -> dict[str, Any]:
+    """Everything of a state but its rules and board, to store beside them.
+
+    >>> state = new_game(2)
+    >>> state_from_snapshot(state_to_snapshot(state), state.rules, state.board) == state
+    True
+    """
+    return {
+        "positions": list(state.positions),
+        "turn": state.turn,
+        "sixes": state.sixes,
+        "standings": list(state.standings),
+        "leavers": list(state.leavers),
+        "missed": list(state.missed),
+        "turns": list(state.turns),
+        "over": state.over,
+        "end_reason": state.end_reason,
+        "version": state.version,
+    }
+
+
+def state_from_snapshot(data: dict[str, Any], rules: Rules, board: Board) -> GameState:
+    """The state :func:`state_to_snapshot` stored, with the game's rules and board."""
+    return GameState(
+        rules=rules,
+        board=board,
+        positions=tuple(data["positions"]),
+        turn=data["turn"],
+        sixes=data["sixes"],
+        standings=tuple(data["standings"]),
+        leavers=tuple(data["leavers"]),
+        missed=tuple(data["missed"]),
+        turns=tuple(data["turns"]),
+        over=data["over"],
+        end_reason=data["end_reason"],
+        version=data["version"],
+    )
+
+
 def new_game(
     players: int, rules: Rules | None = None, board: Board = JUNGLE, *, first: int = 0
 ) -> GameState:

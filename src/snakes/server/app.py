@@ -18,14 +18,17 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
-from snakes import __version__, testing
-from snakes.engine import DiceSource, SecureDice
-from snakes.server.backends.local import Backend, LocalBackend
-from snakes.server.backends.redis_backend import RedisBackend, SharedManualClock
-from snakes.server.backends.sqlite import SQLiteStore
-from snakes.server.clock import Clock, ManualClock, SystemClock, WallClock
+from snakes import __version__
+from snakes.server.backends.interfaces import Backend
+from snakes.server.backends.local import LocalBackend
+from snakes.server.backends.sqlite import SQLiteLog
+from snakes.server.clock import Clock, SystemClock, WallClock
 from snakes.server.metrics import Metrics
-from snakes.server.runtime.manager import RoomManager
+from snakes.server.rooms.dice import ServerDice
+from snakes.server.rooms.work import RoomDice
+from snakes.server.runtime.hub import Hub
+from snakes.server.runtime.owners import LocalOwners, Owners
+from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api
 from snakes.server.transport.limits import LookupLimiter
@@ -94,25 +97,29 @@ class SnakesApp(FastAPI):
 def create_app(settings: Settings) -> FastAPI:
     # Nodes sharing Redis share wall-clock deadlines; tests move time by hand.
     clock: Clock = WallClock() if settings.redis_url else SystemClock()
+    dice: RoomDice = ServerDice()
+    hooks: Any = None
     if settings.test_hooks:
-        clock = SharedManualClock() if settings.redis_url else ManualClock()
-    dice: DiceSource = testing.hooks.ScriptableDice() if settings.test_hooks else SecureDice()
+        from snakes.testing import hooks  # noqa: PLC0415  (never loaded in production)
+
+        clock = hooks.hand_moved_clock(settings)
+        dice = hooks.ScriptableDice(dice)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.debug_stats and settings.debug_tracemalloc and not tracemalloc.is_tracing():
             tracemalloc.start()
-        manager = RoomManager(settings, _backend(settings, clock), dice)
-        await manager.start()
+        runtime = build_runtime(settings, clock, dice)
+        await runtime.start()
         metrics.gc.install()
-        app.state.manager = manager
-        purging = asyncio.create_task(_purge_forever(manager))
+        app.state.runtime = runtime
+        purging = asyncio.create_task(_purge_forever(runtime))
         try:
             yield
         finally:
             purging.cancel()
             metrics.gc.remove()
-            await manager.stop()
+            await runtime.stop()
 
     app = SnakesApp(
         title="Snakes & Ladders",
@@ -125,10 +132,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.clock = clock
     app.state.dice = dice
     app.state.lookups = LookupLimiter(settings.lookup_limit)
-    app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "manager", None))
+    app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "runtime", None))
     app.include_router(api.router)
-    if settings.test_hooks:
-        app.include_router(testing.hooks.router)
+    if hooks is not None:
+        app.include_router(hooks.router)
     if settings.debug_stats:
         app.add_api_route("/debug/stats", api.debug_stats, include_in_schema=False)
 
@@ -147,7 +154,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def _ws(websocket: WebSocket) -> None:
         await serve_connection(
             websocket,
-            websocket.app.state.manager,
+            websocket.app.state.runtime,
             lookups=app.state.lookups,
             metrics=metrics,
             public_url=settings.public_url,
@@ -196,25 +203,35 @@ def _install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
         )
 
 
-def _backend(settings: Settings, clock: Clock) -> Backend:
+def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRuntime:
+    """The runtime over the backend the settings choose: SQLite here, or Redis."""
+    hub = Hub()
+    backend: Backend
+    owners: Owners
     if settings.redis_url:
+        from snakes.server.backends.redis_backend import RedisBackend  # noqa: PLC0415
+
         log.info("serving as one node of many, through %s", settings.redis_url)
-        return RedisBackend(
+        redis_backend = RedisBackend(
             settings.redis_url,
+            hub,
             prefix=settings.redis_prefix,
             clock=clock,
             record_days=settings.record_days,
             idle_seconds=settings.idle_seconds,
         )
-    store = SQLiteStore.in_folder(settings.data_dir)
-    log.info("serving with data in %s", store.path)
-    return LocalBackend(store, clock)
+        backend, owners = redis_backend, redis_backend.owners
+    else:
+        room_log = SQLiteLog.in_folder(settings.data_dir)
+        log.info("serving with data in %s", room_log.path)
+        backend, owners = LocalBackend(room_log, clock, hub), LocalOwners()
+    return RoomRuntime(settings, backend, dice, hub, owners)
 
 
-async def _purge_forever(manager: RoomManager) -> None:
+async def _purge_forever(runtime: RoomRuntime) -> None:
     while True:
         try:
-            await manager.purge()
+            await runtime.purge()
         except Exception:
             log.exception("purge failed")
         await asyncio.sleep(PURGE_EVERY_SECONDS)

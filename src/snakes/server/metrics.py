@@ -1,7 +1,7 @@
 """Prometheus metrics at ``/metrics``: rooms, connections, rolls, intent latency, errors.
 
 Each app has its own registry, so several apps in one process (tests) never collide.
-Counts that the room manager already keeps are read when scraped, not double-counted.
+Counts that the runtime already keeps are read when scraped, not double-counted.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from snakes.server.runtime.manager import RoomManager
+    from snakes.server.runtime.runtime import RoomRuntime
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Intent handling on one node takes well under a millisecond when idle; the upper
@@ -57,7 +57,7 @@ class GcTimer:
 
 
 class _ManagerCollector(Collector):
-    def __init__(self, manager: Callable[[], RoomManager | None], gc_timer: GcTimer) -> None:
+    def __init__(self, manager: Callable[[], RoomRuntime | None], gc_timer: GcTimer) -> None:
         self._manager = manager
         self._gc = gc_timer
 
@@ -85,10 +85,8 @@ class _ManagerCollector(Collector):
         manager = self._manager()
         if manager is None:
             return
-        stats = manager.backend.stats()
-        yield GaugeMetricFamily(
-            "snakes_rooms", "Rooms this node holds in memory", len(manager.rooms)
-        )
+        stats = manager.stats()
+        yield GaugeMetricFamily("snakes_rooms", "Rooms this node holds in memory", stats["rooms"])
         yield GaugeMetricFamily(
             "snakes_connections", "WebSocket connections to this node", stats.get("connections", 0)
         )
@@ -100,7 +98,7 @@ class _ManagerCollector(Collector):
 
 
 class Metrics:
-    def __init__(self, manager: Callable[[], RoomManager | None]) -> None:
+    def __init__(self, manager: Callable[[], RoomRuntime | None]) -> None:
         self.registry = CollectorRegistry()
         self.gc = GcTimer()
         self.registry.register(_ManagerCollector(manager, self.gc))

@@ -1,31 +1,72 @@
 """Test hooks, mounted only with ``--test-hooks``: move the clock, script the dice.
 
 They let tests drive countdowns without sleeping and set up a six or an overshoot on
-purpose, against a real server process. A normal server has none of this.
+purpose, against a real server process. A normal server never imports this module.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from typing import Annotated
 
+import redis.asyncio as aioredis
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from snakes.engine import SecureDice
-from snakes.server.backends.redis_backend import SharedManualClock
-from snakes.server.clock import ManualClock
+from snakes.server.clock import Clock, ManualClock
+from snakes.server.rooms.model import Room
+from snakes.server.rooms.work import RoomDice
+from snakes.server.settings import Settings
+
+POLL_SECONDS = 0.05
 
 
 class ScriptableDice:
-    """Secure dice, unless a test has queued the next values."""
+    """The server's own dice, unless a test has queued the next values."""
 
-    def __init__(self) -> None:
+    def __init__(self, inner: RoomDice) -> None:
         self.queued: deque[int] = deque()
-        self._secure = SecureDice()
+        self._inner = inner
 
-    def roll(self, faces: int) -> int:
-        return self.queued.popleft() if self.queued else self._secure.roll(faces)
+    def next_roll(self, room: Room, faces: int) -> int:
+        return self.queued.popleft() if self.queued else self._inner.next_roll(room, faces)
+
+
+class SharedManualClock:
+    """One hand-moved clock for every node, kept in Redis.
+
+    Each node reads the shared offset whenever it waits (its timer loop waits between
+    looks for due timers), so moving the clock through any node lets countdowns fire on
+    whichever node claims them.
+    """
+
+    START = 1_000.0
+
+    def __init__(self, url: str, key: str) -> None:
+        self.offset = 0.0
+        self.key = key
+        self._redis = aioredis.Redis.from_url(url, decode_responses=True)
+
+    def now(self) -> float:
+        return self.START + self.offset
+
+    async def wait(self, delay: float | None, wake: asyncio.Event) -> None:
+        await asyncio.sleep(POLL_SECONDS)
+        await self.refresh()
+
+    async def refresh(self) -> None:
+        self.offset = float(await self._redis.get(self.key) or 0)
+
+    async def advance(self, seconds: float) -> None:
+        await self._redis.incrbyfloat(self.key, seconds)
+        await self.refresh()
+
+
+def hand_moved_clock(settings: Settings) -> Clock:
+    if settings.redis_url:
+        return SharedManualClock(settings.redis_url, f"{settings.redis_prefix}test-clock")
+    return ManualClock()
 
 
 class Advance(BaseModel):

@@ -1,18 +1,16 @@
-"""Many processes, one set of rooms: rooms, timers and presence in Redis.
+"""Many processes, one set of rooms: the room log, bus, timers and presence in Redis.
 
-Any node can handle any intent. A node reads the room, runs the handler, and commits
-with an optimistic transaction (WATCH the room, check its revision, MULTI/EXEC): if
-another node changed the room first, the commit fails and the intent is tried again on
-the newer room. Updates are published inside the same transaction, so every node —
-and so every player — sees one room's events in one order.
+Each room has one owner, the node holding its lease (the ``owner`` key names it, and
+the node's heartbeat keeps it alive). Only the owner applies the room's intents; other
+nodes forward theirs to it (see :mod:`snakes.server.backends.redis_owners`). A commit
+is one Lua script that checks this node still owns the room and the revision it
+started from, then writes the snapshot, appends the actions, stores a finished game's
+record, sets the timers and publishes the messages: all of it, or nothing.
 
-Timers live in one sorted set, scored by when they are due. Nodes poll it and claim a
-due timer by pushing its score a lease ahead; the claim is atomic, so each countdown
-fires once. If the claiming node dies, the lease runs out and another node fires it.
-
-Presence (who is connected) is a hash per room, one field per connection, tagged with
-the node that holds it. Nodes publish a heartbeat; a dead node's connections stop
-counting once its heartbeat is stale, and its players reconnect elsewhere.
+Every node with viewers of a room subscribes to the room's channel and delivers what
+is published there to its own connections, so every player sees one room's messages
+in one order. Timers are one sorted set scored by due time; any node may claim a due
+timer (pushing it a lease ahead, atomically) and route it to the room's owner.
 """
 
 from __future__ import annotations
@@ -21,37 +19,29 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
-import time
-from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError, WatchError
+from redis.exceptions import RedisError
 
 from snakes.engine import action_to_data
-from snakes.server.backends.local import (
-    BackendUnavailable,
-    FireTimer,
-    Presence,
-    Resync,
-    Work,
-    deliver,
-)
+from snakes.server.backends.interfaces import FireTimer, StoreUnavailable
+from snakes.server.backends.redis_owners import RedisOwners
 from snakes.server.clock import Clock, WallClock
 from snakes.server.rooms.model import Mode, Room
+from snakes.server.rooms.work import Message, Work
+from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.session import Session
 
 log = logging.getLogger("snakes.redis")
 
 POLL_SECONDS = 0.05
 LEASE_SECONDS = 5.0
-HEARTBEAT_SECONDS = 1.0
-NODE_STALE_SECONDS = 4.0
-LOCAL_ROOM_DAYS = 30
 REDIS_CONNECTIONS = 64
 """Connections one node keeps to Redis at most (pub/sub takes one of them)."""
+SUBSCRIBE_SECONDS = 5.0
+"""How long a hello waits for the update listener to be (re)connected."""
 REDIS_WAIT_SECONDS = 10.0
 """How long a request waits for a free connection before it counts as unavailable."""
 
@@ -64,40 +54,62 @@ end
 return due
 """
 
-
-class SharedManualClock:
-    """Test-only: one hand-moved clock for every node, kept in Redis.
-
-    Each node reads the shared offset before it looks for due timers, so moving the
-    clock through any node lets countdowns fire on whichever node claims them.
-    """
-
-    START = 1_000.0
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-        self.backend: RedisBackend | None = None
-
-    def now(self) -> float:
-        return self.START + self.offset
-
-    async def wait(self, delay: float | None, wake: asyncio.Event) -> None:
-        await asyncio.sleep(POLL_SECONDS)
-
-    async def refresh(self) -> None:
-        assert self.backend is not None
-        self.offset = float(await self.backend.redis.get(self.backend.clock_key) or 0)
-
-    async def advance(self, seconds: float) -> None:
-        assert self.backend is not None
-        await self.backend.redis.incrbyfloat(self.backend.clock_key, seconds)
-        await self.refresh()
+# KEYS: room, actions, owner, timers, presence.
+# ARGV: node, created, expected rev, new rev, data, delete, new game, ttl, channel, code,
+#       then counted lists: actions; timers as (name, due or ''); one envelope or none;
+#       record as (key, text, latest key, game, ttl) or none.
+_COMMIT = """
+local node, created = ARGV[1], ARGV[2]
+if created == '1' then
+    if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+    redis.call('SET', KEYS[3], node)
+else
+    if redis.call('GET', KEYS[3]) ~= node then return 0 end
+    if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[3] then return 0 end
+end
+local ttl = tonumber(ARGV[8])
+local i = 11
+local function take() local v = ARGV[i]; i = i + 1; return v end
+if ARGV[6] == '1' then
+    redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
+else
+    redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'data', ARGV[5])
+    if ARGV[7] == '1' then redis.call('DEL', KEYS[2]) end
+end
+local count = tonumber(take())
+local batch = {}
+for k = 1, count do
+    batch[#batch + 1] = take()
+    if #batch == 500 then redis.call('RPUSH', KEYS[2], unpack(batch)); batch = {} end
+end
+if #batch > 0 then redis.call('RPUSH', KEYS[2], unpack(batch)) end
+if ARGV[6] ~= '1' then
+    for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3], KEYS[5]}) do redis.call('EXPIRE', key, ttl) end
+end
+count = tonumber(take())
+for k = 1, count do
+    local name, due = take(), take()
+    local member = ARGV[10] .. '|' .. name
+    if due == '' then redis.call('ZREM', KEYS[4], member)
+    else redis.call('ZADD', KEYS[4], due, member) end
+end
+count = tonumber(take())
+for k = 1, count do redis.call('PUBLISH', ARGV[9], take()) end
+count = tonumber(take())
+if count > 0 then
+    local key, text, latest, game, rttl = take(), take(), take(), take(), tonumber(take())
+    redis.call('SET', key, text, 'EX', rttl)
+    redis.call('SET', latest, game, 'EX', rttl)
+end
+return 1
+"""
 
 
 class RedisBackend:
     def __init__(
         self,
         url: str,
+        hub: Hub,
         *,
         prefix: str = "snakes:",
         clock: Clock | None = None,
@@ -105,9 +117,8 @@ class RedisBackend:
         idle_seconds: float = 1800,
     ) -> None:
         # A burst (thousands of players reconnecting, a restart) would need a connection
-        # per request in flight; redis-py's default pool refuses past 100 ("Too many
-        # connections", and every player would see `unavailable`). This pool makes the
-        # burst wait its turn for one of a bounded set of connections instead.
+        # per request in flight; redis-py's default pool refuses past 100. This pool makes
+        # the burst wait its turn for one of a bounded set of connections instead.
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
             max_connections=REDIS_CONNECTIONS,
@@ -117,21 +128,25 @@ class RedisBackend:
         )
         self.redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
+        self.hub = hub
         self.clock: Clock = clock or WallClock()
-        self.node = secrets.token_hex(6)
         self.record_ttl = int(record_days * 86400)
         self.online_ttl = int(max(idle_seconds * 4, 86400))
-        self._sessions: dict[str, set[Session]] = defaultdict(set)
-        self._presence: dict[str, Presence] = {}
-        self._live_nodes: set[str] = {self.node}
-        self._tasks: list[asyncio.Task[None]] = []
-        self._pubsub: Any = None
-        self._resync: Resync | None = None
+        self.owners = RedisOwners(self.redis, prefix, self._room, self._owner, self._people)
+        self.log = self
+        self.bus = self
+        self.timers = self
+        self.presence = self
+        self._commit = self.redis.register_script(_COMMIT)
         self._claim = self.redis.register_script(_CLAIM)
-        if isinstance(self.clock, SharedManualClock):
-            self.clock.backend = self
+        self._listener: asyncio.Task[None] | None = None
+        self._subscribed: set[str] = set()
+        self._pubsub: Any = None
+        self._listening = asyncio.Event()
+        """Set while the update listener is connected and subscribed."""
+        self._outage: Callable[[], None] = lambda: None
 
-    # ---- keys: one hash tag per room, so a room's keys share a Redis Cluster slot ----
+    # ---- keys: one hash tag per room ------------------------------------------------------
 
     def _room(self, code: str) -> str:
         return f"{self.prefix}room:{{{code}}}"
@@ -141,6 +156,9 @@ class RedisBackend:
 
     def _people(self, code: str) -> str:
         return f"{self.prefix}room:{{{code}}}:presence"
+
+    def _owner(self, code: str) -> str:
+        return f"{self.prefix}room:{{{code}}}:owner"
 
     def _record(self, code: str, game: int | str) -> str:
         return f"{self.prefix}record:{{{code}}}:{game}"
@@ -152,220 +170,45 @@ class RedisBackend:
     def _timers(self) -> str:
         return f"{self.prefix}timers"
 
-    @property
-    def clock_key(self) -> str:
-        return f"{self.prefix}test-clock"
+    # ---- life cycle ---------------------------------------------------------------------
 
-    @property
-    def _nodes(self) -> str:
-        return f"{self.prefix}nodes"
-
-    # ---- life cycle -----------------------------------------------------------------
-
-    async def start(self, fire: FireTimer, resync: Resync) -> None:
-        self._resync = resync
-        await self._heartbeat_once()
-        self._tasks = [
-            asyncio.create_task(
-                self._forever("heartbeat", self._heartbeat_once, HEARTBEAT_SECONDS)
-            ),
-            asyncio.create_task(self._forever("timers", lambda: self._poll(fire), POLL_SECONDS)),
-            asyncio.create_task(self._listen()),
-        ]
-        log.info("node %s joined through Redis (%s)", self.node, self.prefix)
+    async def start(self, outage: Callable[[], None], resync: Callable[[list[str]], None]) -> None:
+        await self.owners.start(outage, resync)
+        self._outage = outage
+        self._listener = asyncio.create_task(self._listen())
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
+        if self._listener is not None:
+            self._listener.cancel()
         with contextlib.suppress(RedisError, OSError):
-            for code, sessions in self._sessions.items():
-                await self.redis.hdel(self._people(code), *[self._field(s) for s in sessions])
-            await self.redis.zrem(self._nodes, self.node)
+            for code in self.hub.rooms():
+                fields = [self.owners.key(s) for s in self.hub.sessions(code)]
+                if fields:
+                    await self.redis.hdel(self._people(code), *fields)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
         await self.redis.aclose(close_connection_pool=True)
 
-    async def _forever(self, name: str, step: Callable[[], Awaitable[Any]], every: float) -> None:
-        failures = 0
-        while True:
-            try:
-                await step()
-                if failures:
-                    log.info("Redis is back (%s)", name)
-                failures = 0
-                await asyncio.sleep(every)
-            except (RedisError, OSError) as error:
-                failures += 1
-                if failures == 1:
-                    log.error("Redis unreachable (%s): %s", name, error)
-                await asyncio.sleep(min(5.0, every * 2**failures))
-            except Exception:
-                log.exception("%s failed", name)
-                await asyncio.sleep(1.0)
+    def stats(self) -> dict[str, int]:
+        return {"subscriptions": len(self._subscribed)}
 
-    async def _heartbeat_once(self) -> None:
-        now = time.time()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(self._nodes, {self.node: now})
-            pipe.zremrangebyscore(self._nodes, "-inf", now - 3600)
-            pipe.zrangebyscore(self._nodes, now - NODE_STALE_SECONDS, "+inf")
-            *_, live = await pipe.execute()
-        self._live_nodes = set(live) | {self.node}
+    # ---- the room log -------------------------------------------------------------------
 
-    async def _poll(self, fire: FireTimer) -> None:
-        if isinstance(self.clock, SharedManualClock):
-            await self.clock.refresh()
-        now = self.clock.now()
-        claimed = await self._claim(keys=[self._timers], args=[now, now + LEASE_SECONDS])
-        for member, due in zip(claimed[::2], claimed[1::2], strict=True):
-            code, _, name = member.rpartition("|")
-            await fire(code, name, float(due))
-
-    async def _listen(self) -> None:
-        failures = 0
-        while True:
-            try:
-                self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                await self._pubsub.subscribe(f"{self.prefix}node:{self.node}")
-                rooms = list(self._sessions)
-                if rooms:
-                    await self._pubsub.subscribe(*[self._channel(c) for c in rooms])
-                if failures:
-                    log.info("Redis is back (updates); resending every room's state")
-                    for code in rooms:
-                        if self._resync is not None:
-                            await self._resync(code)
-                failures = 0
-                async for message in self._pubsub.listen():
-                    if message.get("type") == "message":
-                        self._on_message(message["channel"], message["data"])
-            except (RedisError, OSError) as error:
-                failures += 1
-                if failures == 1:
-                    log.error("Redis unreachable (updates): %s", error)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.aclose()
-                await asyncio.sleep(min(5.0, 0.1 * 2**failures))
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("update listener failed")
-                await asyncio.sleep(1.0)
-
-    def _on_message(self, channel: str, data: str) -> None:
-        code = channel.rpartition(":")[2]
-        sessions = list(self._sessions.get(code, ()))
-        if not sessions:
-            return
-        envelope = json.loads(data)
-        deliver(sessions, envelope["b"], envelope["h"], envelope["s"], envelope["k"])
-
-    # ---- rooms ------------------------------------------------------------------------
-
-    async def fetch(self, code: str, cached: Room | None) -> Room | None:
+    async def load(self, code: str) -> Room | None:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hmget(self._room(code), "rev", "data")
-                pipe.hgetall(self._people(code))
-                (rev, data), people = await pipe.execute()
-            if data is None:
-                return None
-            self._presence[code] = self._count(people)
-            if cached is not None and cached.rev == int(rev):
-                return cached
-            actions = await self.redis.lrange(self._actions(code), 0, -1)
+                pipe.hget(self._room(code), "data")
+                pipe.lrange(self._actions(code), 0, -1)
+                data, actions = await pipe.execute()
         except (RedisError, OSError) as error:
-            raise BackendUnavailable(str(error)) from error
-        return Room.from_data(json.loads(data), [json.loads(a) for a in actions])
-
-    def _count(self, people: dict[str, str]) -> Presence:
-        live = [v for k, v in people.items() if k.partition("/")[0] in self._live_nodes]
-        return Presence(frozenset(v for v in live if v), len(live))
-
-    async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
-        key, code = self._room(room.code), room.code
-        try:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                await pipe.watch(key)
-                stored = await pipe.hget(key, "rev")
-                if created and stored is not None:
-                    return False
-                if not created and (stored is None or int(stored) != room.rev - 1):
-                    return False
-                pipe.multi()  # type: ignore[no-untyped-call]
-                ttl = self.online_ttl if room.mode is Mode.ONLINE else self.record_ttl
-                if work.delete:
-                    pipe.delete(key, self._actions(code), self._people(code))
-                else:
-                    pipe.hset(key, mapping={"rev": room.rev, "data": _dump(room.to_data())})
-                    if work.new_game:
-                        pipe.delete(self._actions(code))
-                    if work.actions:
-                        pipe.rpush(
-                            self._actions(code), *[_dump(action_to_data(a)) for a in work.actions]
-                        )
-                    for name in (key, self._actions(code), self._people(code)):
-                        pipe.expire(name, ttl)
-                for game, record in work.records:
-                    pipe.set(self._record(code, game), record, ex=self.record_ttl)
-                    pipe.set(self._record(code, "latest"), game, ex=self.record_ttl)
-                for name, due in work.timers.items():
-                    member = f"{code}|{name}"
-                    if due is None:
-                        pipe.zrem(self._timers, member)
-                    else:
-                        pipe.zadd(self._timers, {member: due})
-                hashes = [s.secret_hash for s in room.seats]
-                for body, skip in work.updates:
-                    envelope = {"b": body, "h": room.host, "s": hashes, "k": skip}
-                    pipe.publish(self._channel(code), _dump(envelope))
-                await pipe.execute()
-        except WatchError:
-            return False
-        except (RedisError, OSError) as error:
-            raise BackendUnavailable(str(error)) from error
-        return True
-
-    # ---- connections ------------------------------------------------------------------
-
-    def _field(self, session: Session) -> str:
-        return f"{self.node}/{session.id}"
-
-    async def attach(self, code: str, session: Session) -> None:
-        first = code not in self._sessions
-        self._sessions[code].add(session)
-        try:
-            await self.redis.hset(self._people(code), self._field(session), session.secret_hash)
-        except (RedisError, OSError) as error:
-            raise BackendUnavailable(str(error)) from error
-        if first and self._pubsub is not None:
-            try:
-                await self._pubsub.subscribe(self._channel(code))
-            except (RedisError, OSError) as error:
-                # The update listener is reconnecting; it subscribes to every room with
-                # connections here once it is back, and resends their state.
-                log.warning("could not subscribe to room %s yet: %s", code, error)
-
-    async def detach(self, code: str, session: Session) -> None:
-        members = self._sessions.get(code)
-        if members is not None:
-            members.discard(session)
-            if not members:
-                del self._sessions[code]
-                self._presence.pop(code, None)
-        try:
-            await self.redis.hdel(self._people(code), self._field(session))
-            if code not in self._sessions and self._pubsub is not None:
-                await self._pubsub.unsubscribe(self._channel(code))
-        except (RedisError, OSError) as error:
-            log.warning("could not record a disconnect in Redis: %s", error)
-
-    def presence(self, code: str) -> Presence:
-        return self._presence.get(code, Presence(frozenset(), 0))
-
-    def local_sessions(self, code: str) -> list[Session]:
-        return list(self._sessions.get(code, ()))
+            raise StoreUnavailable(str(error)) from error
+        if data is None:
+            return None
+        logged = [json.loads(a) for a in actions]
+        for action in logged:
+            del action["seq"]  # the log's own sequence number, not part of the action
+        return Room.from_data(json.loads(data), logged)
 
     async def load_record(self, code: str, game: int | None) -> str | None:
         try:
@@ -375,24 +218,191 @@ class RedisBackend:
                     return None
                 game = int(latest)
             text = await self.redis.get(self._record(code, game))
-            return None if text is None else str(text)
         except (RedisError, OSError) as error:
-            raise BackendUnavailable(str(error)) from error
+            raise StoreUnavailable(str(error)) from error
+        return None if text is None else str(text)
 
-    async def startup_rooms(self) -> list[str]:
+    async def live_codes(self) -> list[str]:
         return []  # Redis keeps the timers; nothing restarts with a node
 
     async def purge(self, before: float) -> int:
         return 0  # records and local games expire by themselves (Redis TTL)
 
-    def stats(self) -> dict[str, int]:
-        return {"connections": sum(len(m) for m in self._sessions.values())}
-
-    async def ready(self) -> bool:
+    async def probe(self) -> bool:
         try:
             return bool(await self.redis.ping())
         except (RedisError, OSError):
             return False
+
+    async def action_log(self, code: str) -> list[dict[str, Any]]:
+        """The current game's stored actions, for checks."""
+        return [json.loads(a) for a in await self.redis.lrange(self._actions(code), 0, -1)]
+
+    async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
+        code = room.code
+        if not work.durable:
+            await self.send(code, work.messages, room)
+            return True
+        first_seq = room.version - len(work.actions) + 1
+        actions = [
+            _dump({**action_to_data(a), "seq": first_seq + i}) for i, a in enumerate(work.actions)
+        ]
+        timers: list[str] = []
+        for name, due in work.timers.items():
+            timers += [name, "" if due is None else repr(due)]
+        envelope = [self._envelope(work.messages, room)] if work.messages else []
+        record: list[str] = []
+        if work.record is not None:
+            game, text = work.record
+            latest = self._record(code, "latest")
+            record = [self._record(code, game), text, latest, str(game), str(self.record_ttl)]
+        ttl = self.online_ttl if room.mode is Mode.ONLINE else self.record_ttl
+        args: list[Any] = [
+            self.owners.node,
+            "1" if created else "0",
+            str(room.rev - 1),
+            str(room.rev),
+            _dump(room.to_data()),
+            "1" if work.delete else "0",
+            "1" if work.new_game else "0",
+            str(ttl),
+            self._channel(code),
+            code,
+            str(len(actions)),
+            *actions,
+            str(len(work.timers)),
+            *timers,
+            str(len(envelope)),
+            *envelope,
+            "1" if record else "0",
+            *record,
+        ]
+        keys = [self._room(code), self._actions(code), self._owner(code)]
+        keys += [self._timers, self._people(code)]
+        try:
+            answer = await self._commit(keys=keys, args=args)
+        except (RedisError, OSError) as error:
+            raise StoreUnavailable(str(error)) from error
+        return int(answer) == 1
+
+    # ---- the room bus -------------------------------------------------------------------
+
+    def _envelope(self, messages: list[Message], room: Room) -> str:
+        return _dump(
+            {
+                "h": room.host,
+                "s": [s.secret_hash for s in room.seats],
+                "m": [[m.body, m.skip, m.to] for m in messages],
+            }
+        )
+
+    async def send(self, code: str, messages: list[Message], room: Room) -> None:
+        if not messages:
+            return
+        try:
+            await self.redis.publish(self._channel(code), self._envelope(messages, room))
+        except (RedisError, OSError) as error:
+            raise StoreUnavailable(str(error)) from error
+
+    async def subscribe(self, code: str) -> None:
+        """Listen to a room's channel; returns once messages published there arrive here."""
+        self._subscribed.add(code)
+        try:
+            await asyncio.wait_for(self._listening.wait(), SUBSCRIBE_SECONDS)
+            await self._pubsub.subscribe(self._channel(code))
+        except (RedisError, OSError, TimeoutError) as error:
+            self._subscribed.discard(code)
+            raise StoreUnavailable(f"cannot listen to room {code}: {error}") from error
+
+    async def unsubscribe(self, code: str) -> None:
+        self._subscribed.discard(code)
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.unsubscribe(self._channel(code))
+
+    def _listen_channel_for_node(self) -> str:
+        return f"{self.prefix}node:{self.owners.node}"
+
+    async def _listen(self) -> None:
+        failures = 0
+        while True:
+            try:
+                self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                await self._pubsub.subscribe(self._listen_channel_for_node())
+                rooms = list(self._subscribed)
+                if rooms:
+                    await self._pubsub.subscribe(*[self._channel(c) for c in rooms])
+                self._listening.set()
+                if failures:
+                    log.info("Redis is back (updates)")
+                    self.owners.listener_back(rooms)
+                failures = 0
+                async for message in self._pubsub.listen():
+                    if message.get("type") == "message":
+                        self._on_message(message["channel"], message["data"])
+            except (RedisError, OSError) as error:
+                self._listening.clear()
+                failures += 1
+                self._outage()
+                if failures == 1:
+                    log.error("Redis unreachable (updates): %s", error)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.aclose()
+                await asyncio.sleep(min(2.0, 0.1 * 2**failures))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("update listener failed")
+                await asyncio.sleep(1.0)
+
+    def _on_message(self, channel: str, data: str) -> None:
+        if channel == self._listen_channel_for_node():
+            self.owners.on_node_message(data)
+            return
+        code = channel.rpartition(":")[2]
+        envelope = json.loads(data)
+        messages = [Message(body, skip, to) for body, skip, to in envelope["m"]]
+        self.hub.deliver(code, messages, envelope["h"], envelope["s"])
+
+    # ---- timers -------------------------------------------------------------------------
+
+    async def run(self, fire: FireTimer) -> None:
+        wake = asyncio.Event()
+        failures = 0
+        while True:
+            try:
+                now = self.clock.now()
+                claimed = await self._claim(keys=[self._timers], args=[now, now + LEASE_SECONDS])
+                failures = 0
+                for member, due in zip(claimed[::2], claimed[1::2], strict=True):
+                    code, _, name = member.rpartition("|")
+                    try:
+                        await fire(code, name, float(due))
+                    except Exception:
+                        log.exception("timer %s of room %s failed", name, code)
+            except (RedisError, OSError) as error:
+                failures += 1
+                self._outage()
+                if failures == 1:
+                    log.error("Redis unreachable (timers): %s", error)
+            await self.clock.wait(POLL_SECONDS, wake)
+
+    # ---- presence -----------------------------------------------------------------------
+
+    async def join(self, code: str, session: Session) -> None:
+        try:
+            await self.redis.hset(self._people(code), self.owners.key(session), session.secret_hash)
+        except (RedisError, OSError) as error:
+            raise StoreUnavailable(str(error)) from error
+
+    async def leave(self, code: str, session: Session) -> None:
+        try:
+            await self.redis.hdel(self._people(code), self.owners.key(session))
+        except (RedisError, OSError) as error:
+            log.warning("could not record a disconnect in Redis: %s", error)
+
+    async def members(self, code: str) -> dict[str, str]:
+        return await self.owners.members(code)
 
 
 def _dump(data: Any) -> str:

@@ -1,8 +1,12 @@
-"""The SQLite store: rooms, their append-only action log, and finished games' records.
+"""The SQLite room log: rooms, their append-only action log, and finished games' records.
 
 One file holds everything; a backup is a copy of that file (taken while the server is
 stopped, or with ``sqlite3 snakes.db ".backup copy.db"`` while it runs). The schema has
 a version and migrates itself forward when the server starts.
+
+Every failure of the file (disk full, an I/O error, a locked or vanished file) is a
+:class:`StoreUnavailable`: the change was rolled back whole, and the caller keeps the
+room as it was.
 """
 
 from __future__ import annotations
@@ -11,13 +15,20 @@ import json
 import logging
 import sqlite3
 import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, TypeVar
 
-from snakes.engine import Action, action_to_data
+from snakes.engine import action_to_data
+from snakes.server.backends.interfaces import StoreUnavailable
 from snakes.server.rooms.model import Room
+from snakes.server.rooms.work import Work
 
-SCHEMA_VERSION = 1
+T = TypeVar("T")
+
+SCHEMA_VERSION = 2
 CHECKPOINT_SECONDS = 1.0
 
 log = logging.getLogger("snakes.store")
@@ -48,25 +59,15 @@ _MIGRATIONS: dict[int, str] = {
     CREATE INDEX records_by_age ON records (finished_at);
     CREATE INDEX rooms_by_age ON rooms (touched_at);
     """,
+    # 2: rows carry a snapshot of the game (in the JSON); a table the health probe writes.
+    2: """
+    CREATE TABLE health (id INTEGER PRIMARY KEY, probed_at REAL NOT NULL);
+    """,
 }
 
 
-class Store(Protocol):
-    def save_room(self, room: Room) -> None: ...
-    def save_changes(self, room: Room, actions: list[Action], first_seq: int) -> None: ...
-    def start_game_log(self, code: str) -> None: ...
-    def load_room(self, code: str) -> Room | None: ...
-    def room_codes(self, *, online: bool) -> list[str]: ...
-    def delete_room(self, code: str) -> None: ...
-    def save_record(self, code: str, game: int, finished_at: float, record: str) -> None: ...
-    def load_record(self, code: str, game: int | None = None) -> str | None: ...
-    def purge(self, *, records_before: float, local_rooms_before: float) -> int: ...
-    def close(self) -> None: ...
-    def ready(self) -> bool: ...
-
-
-class SQLiteStore:
-    """The default store: one SQLite file in the data folder."""
+class SQLiteLog:
+    """The default room log: one SQLite file in the data folder."""
 
     FILE_NAME = "snakes.db"
 
@@ -103,7 +104,7 @@ class SQLiteStore:
             db.close()
 
     @classmethod
-    def in_folder(cls, folder: Path) -> SQLiteStore:
+    def in_folder(cls, folder: Path) -> SQLiteLog:
         return cls(folder / cls.FILE_NAME)
 
     @property
@@ -121,28 +122,85 @@ class SQLiteStore:
                 f"BEGIN; {_MIGRATIONS[version]} PRAGMA user_version = {version}; COMMIT;"
             )
 
-    def save_room(self, room: Room) -> None:
+    # ---- the RoomLog interface -----------------------------------------------------
+
+    async def load(self, code: str) -> Room | None:
+        return self._guard(lambda: self.load_room(code))
+
+    async def load_record(self, code: str, game: int | None) -> str | None:
+        return self._guard(lambda: self._load_record(code, game))
+
+    async def live_codes(self) -> list[str]:
+        return self._guard(lambda: self.room_codes(online=True))
+
+    async def purge(self, before: float) -> int:
+        return self._guard(lambda: self._purge(before))
+
+    async def probe(self) -> bool:
+        try:
+            with self._transaction():
+                self._db.execute(
+                    "INSERT OR REPLACE INTO health (id, probed_at) VALUES (1, ?)", (time.time(),)
+                )
+        except sqlite3.Error:
+            return False
+        return True
+
+    def write(self, room: Room, work: Work, *, created: bool) -> bool:
+        """The change in one transaction: actions, the room's row, the game's record.
+
+        False if ``created`` and the code is taken. Raises :class:`StoreUnavailable`.
+        """
+
+        def write() -> bool:
+            with self._transaction():
+                if created and self._exists(room.code):
+                    return False
+                if work.delete:
+                    self._db.execute("DELETE FROM actions WHERE code = ?", (room.code,))
+                    self._db.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
+                else:
+                    first_seq = room.version - len(work.actions) + 1
+                    self._db.executemany(
+                        "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
+                        [
+                            (room.code, first_seq + i, room.game_number, _dump(action_to_data(a)))
+                            for i, a in enumerate(work.actions)
+                        ],
+                    )
+                    self._save_room(room)
+                if work.record is not None:
+                    game, record = work.record
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO records (code, game, finished_at, record)"
+                        " VALUES (?, ?, ?, ?)",
+                        (room.code, game, room.touched_at, record),
+                    )
+                return True
+
+        return self._guard(write)
+
+    def _guard(self, work: Callable[[], T]) -> T:
+        try:
+            return work()
+        except sqlite3.Error as error:
+            log.warning("the store failed: %s", error)
+            raise StoreUnavailable(str(error)) from error
+
+    # ---- rows -------------------------------------------------------------------------
+
+    def _exists(self, code: str) -> bool:
+        return (
+            self._db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None
+        )
+
+    def _save_room(self, room: Room) -> None:
         self._db.execute(
             "INSERT INTO rooms (code, mode, phase, touched_at, data) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (code) DO UPDATE SET phase = excluded.phase,"
             " touched_at = excluded.touched_at, data = excluded.data",
             (room.code, room.mode.value, room.phase.value, room.touched_at, _dump(room.to_data())),
         )
-
-    def save_changes(self, room: Room, actions: list[Action], first_seq: int) -> None:
-        """Store new actions and the room they led to, in one transaction."""
-        with self._transaction():
-            self._db.executemany(
-                "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
-                [
-                    (room.code, first_seq + i, room.game_number, _dump(action_to_data(a)))
-                    for i, a in enumerate(actions)
-                ],
-            )
-            self.save_room(room)
-
-    def start_game_log(self, code: str) -> None:
-        """Nothing to do: actions are kept per game number."""
 
     def load_room(self, code: str) -> Room | None:
         row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
@@ -158,6 +216,15 @@ class SQLiteStore:
         ]
         return Room.from_data(data, actions)
 
+    def action_log(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
+        """Every stored action of a room as (sequence, game, action), for checks."""
+        return [
+            (seq, game, json.loads(text))
+            for seq, game, text in self._db.execute(
+                "SELECT seq, game, action FROM actions WHERE code = ? ORDER BY seq", (code,)
+            )
+        ]
+
     def room_codes(self, *, online: bool) -> list[str]:
         op = "=" if online else "!="
         return [
@@ -167,18 +234,7 @@ class SQLiteStore:
             )
         ]
 
-    def delete_room(self, code: str) -> None:
-        with self._transaction():
-            self._db.execute("DELETE FROM actions WHERE code = ?", (code,))
-            self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
-
-    def save_record(self, code: str, game: int, finished_at: float, record: str) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO records (code, game, finished_at, record) VALUES (?, ?, ?, ?)",
-            (code, game, finished_at, record),
-        )
-
-    def load_record(self, code: str, game: int | None = None) -> str | None:
+    def _load_record(self, code: str, game: int | None = None) -> str | None:
         if game is None:
             row = self._db.execute(
                 "SELECT record FROM records WHERE code = ? ORDER BY game DESC LIMIT 1", (code,)
@@ -189,22 +245,19 @@ class SQLiteStore:
             ).fetchone()
         return None if row is None else str(row[0])
 
-    def purge(self, *, records_before: float, local_rooms_before: float) -> int:
+    def _purge(self, before: float) -> int:
         """Drop records past retention and local games nobody came back to."""
         with self._transaction():
             stale = [
                 code
                 for (code,) in self._db.execute(
-                    "SELECT code FROM rooms WHERE mode != 'online' AND touched_at < ?",
-                    (local_rooms_before,),
+                    "SELECT code FROM rooms WHERE mode != 'online' AND touched_at < ?", (before,)
                 )
             ]
             for code in stale:
                 self._db.execute("DELETE FROM actions WHERE code = ?", (code,))
                 self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
-            cursor = self._db.execute(
-                "DELETE FROM records WHERE finished_at < ?", (records_before,)
-            )
+            cursor = self._db.execute("DELETE FROM records WHERE finished_at < ?", (before,))
         return len(stale) + cursor.rowcount
 
     def close(self) -> None:
@@ -216,25 +269,22 @@ class SQLiteStore:
             log.warning("last checkpoint failed: %s", error)
         self._db.close()
 
-    def ready(self) -> bool:
-        try:
-            return bool(self._db.execute("SELECT 1").fetchone() == (1,))
-        except sqlite3.Error:
-            return False
-
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
-
-
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
         self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: Any, *_: Any) -> None:
-        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+        try:
+            yield
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        try:
+            self._db.execute("COMMIT")
+        except BaseException:
+            # A commit can fail too (the disk filled up): nothing of it may stay behind.
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
 
 def _dump(data: Any) -> str:

@@ -3,14 +3,19 @@
 One room model serves every mode. A local room (Play with AI, Pass & Play) has one
 secret that holds every human seat; an online room has one secret per seat. AI seats
 are played by the server.
+
+A room value that the runtime holds as current is never changed. A handler works on
+:meth:`Room.draft`, a copy whose lists and dicts are its own (like immer's draft in
+boardgame.io), and the draft becomes the current room only once its change is stored.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -20,11 +25,14 @@ from snakes.engine import (
     Board,
     GameRecord,
     GameState,
+    Roll,
     Rules,
     SeatInfo,
     action_from_data,
     apply,
     new_game,
+    state_from_snapshot,
+    state_to_snapshot,
 )
 from snakes.fair import SCHEME, commit
 
@@ -75,7 +83,7 @@ def clean_name(name: str) -> str:
     return trimmed
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
     name: str
     colour: str
@@ -93,6 +101,9 @@ class Seat:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Seat:
         return cls(data["name"], data["colour"], Kind(data["kind"]), data["secret_hash"])
+
+    def held_by(self, secret_hash: str) -> Seat:
+        return replace(self, secret_hash=secret_hash)
 
 
 @dataclass(frozen=True)
@@ -139,6 +150,18 @@ class Room:
     locked_seeds: list[str] | None = None
     """The client seeds the game in progress rolls with (fixed when it started)."""
     game: GameState | None = None
+    rolls: int = 0
+    """Dice rolled in this game so far: the index of the next fair roll."""
+
+    def draft(self) -> Room:
+        """A copy to change: its own seats, actions, timers and seeds; shared frozen values."""
+        draft = copy.copy(self)
+        draft.seats = list(self.seats)
+        draft.actions = list(self.actions)
+        draft.timers = dict(self.timers)
+        draft.client_seeds = dict(self.client_seeds)
+        draft.locked_seeds = None if self.locked_seeds is None else list(self.locked_seeds)
+        return draft
 
     @property
     def is_local(self) -> bool:
@@ -178,6 +201,7 @@ class Room:
             self.lock_seeds()
         self.game = new_game(len(self.seats), self.rules, self.board, first=self.first)
         self.actions = []
+        self.rolls = 0
         self.phase = Phase.PLAYING
 
     def play(self, action: Action) -> list[Any]:
@@ -185,6 +209,7 @@ class Room:
         assert self.game is not None
         self.game, events = apply(self.game, action)
         self.actions.append(action)
+        self.rolls += isinstance(action, Roll)
         self.version += 1
         if self.game.over:
             self.phase = Phase.OVER
@@ -200,7 +225,11 @@ class Room:
         )
 
     def to_data(self) -> dict[str, Any]:
-        """The room without its actions (they are stored one row each)."""
+        """The room without its actions (they are stored one row each).
+
+        ``game`` is a snapshot of the game's state at ``version``: a node taking the room
+        over starts from it and applies only the actions logged after it.
+        """
         return {
             "code": self.code,
             "mode": self.mode.value,
@@ -221,6 +250,7 @@ class Room:
             "server_seed": self.server_seed,
             "client_seeds": self.client_seeds,
             "locked_seeds": self.locked_seeds,
+            "game": None if self.game is None else state_to_snapshot(self.game),
         }
 
     @classmethod
@@ -247,18 +277,25 @@ class Room:
             timers=dict(data.get("timers", {})),
         )
         if room.phase is not Phase.LOBBY:
-            # The game is its record replayed: nothing but the actions is trusted.
-            room.game = new_game(len(room.seats), room.rules, room.board, first=room.first)
-            room.replay_more(actions)
+            room.catch_up(data.get("game"), [action_from_data(a) for a in actions])
         return room
 
-    def replay_more(self, actions: list[dict[str, Any]]) -> None:
-        """Apply stored actions that follow the ones this copy has already applied."""
-        assert self.game is not None
-        for item in actions:
-            action = action_from_data(item)
-            self.game, _ = apply(self.game, action)
-            self.actions.append(action)
+    def catch_up(self, snapshot: dict[str, Any] | None, actions: list[Action]) -> None:
+        """The game from its snapshot and the log's tail: never replayed from its start.
+
+        ``actions`` is the game's whole log. The snapshot was stored with the room at
+        some version; only the actions logged after it are applied. A room stored
+        without a snapshot (an older file) replays its log once, here.
+        """
+        if snapshot is None:
+            game = new_game(len(self.seats), self.rules, self.board, first=self.first)
+        else:
+            game = state_from_snapshot(snapshot, self.rules, self.board)
+        for action in actions[game.version :]:
+            game, _ = apply(game, action)
+        self.game = game
+        self.actions = list(actions)
+        self.rolls = sum(isinstance(a, Roll) for a in actions)
 
 
 def clean_rules(data: dict[str, Any]) -> Rules:

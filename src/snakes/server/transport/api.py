@@ -20,7 +20,7 @@ from snakes.server.boards import board_catalogue, board_named
 from snakes.server.codes import normalise_code
 from snakes.server.content import build_content
 from snakes.server.rooms.model import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
-from snakes.server.runtime.manager import RoomManager
+from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.transport.limits import MISS_CODES, LookupLimiter
 from snakes.server.transport.protocol import ProtocolError, RulesIn
 
@@ -88,9 +88,9 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _manager(request: Request) -> RoomManager:
-    manager: RoomManager = request.app.state.manager
-    return manager
+def _runtime(request: Request) -> RoomRuntime:
+    runtime: RoomRuntime = request.app.state.runtime
+    return runtime
 
 
 def client_address(request: Request) -> str:
@@ -120,7 +120,7 @@ async def _looked_up(request: Request, work: Awaitable[T]) -> T:
 async def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
     """Create a room. Local rooms (ai, pass) start at once; online rooms open a lobby."""
     seats = [Seat(s.name, s.colour, Kind(s.kind)) for s in body.seats]
-    room, secret = await _manager(request).create(
+    created = await _runtime(request).create(
         Mode(body.mode),
         seats,
         clean_rules(body.rules.model_dump()),
@@ -128,23 +128,22 @@ async def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
         countdown_seconds=body.countdown_seconds,
         board=board_named(body.board),
     )
-    held = [i for i, s in enumerate(room.seats) if s.kind is Kind.HUMAN]
-    return SeatsHeld(code=room.code, secret=secret, seats=held)
+    return SeatsHeld(code=created.code, secret=created.secret, seats=created.seats)
 
 
 @router.post("/api/rooms/{code}/join", status_code=201, responses=_ERRORS)
 async def join_room(code: str, body: JoinRoom, request: Request) -> SeatsHeld:
     """Take a free seat in an online room's lobby, with a name and a free colour."""
-    room, seat, secret = await _looked_up(
-        request, _manager(request).join(code, body.name, body.colour)
+    room_code, seat, secret = await _looked_up(
+        request, _runtime(request).join(code, body.name, body.colour)
     )
-    return SeatsHeld(code=room.code, secret=secret, seats=[seat])
+    return SeatsHeld(code=room_code, secret=secret, seats=[seat])
 
 
 @router.get("/api/rooms/{code}", responses=_ERRORS)
 async def get_room(code: str, request: Request) -> dict[str, Any]:
     """A room's public view: seats, rules, state. Never a secret."""
-    return await _looked_up(request, _manager(request).public_view(code))
+    return await _looked_up(request, _runtime(request).view(code))
 
 
 @router.get("/api/rooms/{code}/record", responses=_ERRORS)
@@ -158,7 +157,7 @@ async def get_record(
     """The record of the room's last finished game (or of game number ``game``)."""
 
     async def load() -> str:
-        text = await _manager(request).backend.load_record(normalise_code(code), game)
+        text = await _runtime(request).record(code, game)
         if text is None:
             raise ProtocolError("record_not_found", "no finished game is recorded for that room")
         return text
@@ -199,16 +198,15 @@ def get_boards() -> list[dict[str, Any]]:
 @router.get("/healthz")
 async def health(request: Request) -> dict[str, Any]:
     """Alive: the process answers. Counts of what it holds, for a quick look."""
-    manager = _manager(request)
-    return {"status": "ok", "rooms": len(manager.rooms), **manager.backend.stats()}
+    return {"status": "ok", **_runtime(request).stats()}
 
 
 @router.get("/readyz", responses={503: {"model": dict[str, str]}})
 async def ready(request: Request) -> JSONResponse:
     """Ready for players: the store (SQLite or Redis) answers. 503 otherwise."""
-    manager: RoomManager | None = getattr(request.app.state, "manager", None)
+    runtime: RoomRuntime | None = getattr(request.app.state, "runtime", None)
     try:
-        ok = manager is not None and await asyncio.wait_for(manager.backend.ready(), 2.0)
+        ok = runtime is not None and await asyncio.wait_for(runtime.ready(), 2.0)
     except Exception:
         ok = False
     if ok:
@@ -234,7 +232,7 @@ async def debug_stats(
     collection first, so the heap figures count live objects only, not garbage cycles
     waiting for the next full collection (a pause: never on a production server).
     """
-    manager = _manager(request)
+    runtime = _runtime(request)
     if collect:
         gc.collect()
     common: list[tuple[str, int]] = []
@@ -253,10 +251,9 @@ async def debug_stats(
         "gc_longest": request.app.state.metrics.gc.longest,
         "gc_tracked": len(gc.get_objects()),
         "gc_types": common,
-        "rooms": len(manager.rooms),
-        "room_locks": manager.lock_count,
+        "room_queues": runtime.queue_count,
         "lookup_addresses": len(request.app.state.lookups),
-        **manager.backend.stats(),
+        **runtime.stats(),
     }
 
 

@@ -6,6 +6,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from snakes.server.rooms.errors import ProtocolError
+
+__all__ = ["ProtocolError", "parse_client_message", "error_message"]
+
 MAX_MESSAGE_BYTES = 4096
 """A client message larger than this closes the connection (1009)."""
 
@@ -113,15 +117,6 @@ KNOWN_TYPES = frozenset(
         "ping",
     ]
 )
-
-
-class ProtocolError(Exception):
-    """An intent refused before or outside the engine; ``code`` goes to the client."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def parse_client_message(data: Any) -> ClientMessage:

@@ -18,8 +18,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from snakes.server.boards import board_named
 from snakes.server.metrics import Metrics
-from snakes.server.rooms.model import clean_name, clean_rules
-from snakes.server.runtime.manager import RoomManager
+from snakes.server.rooms.model import clean_name
+from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
 from snakes.server.transport.limits import MISS_CODES, LookupLimiter, origin_allowed
 from snakes.server.transport.protocol import (
@@ -69,7 +69,7 @@ class RateLimit:
 
 
 class _Transport:
-    """What the endpoint needs besides the manager: limits and metrics, per app."""
+    """What the endpoint needs besides the runtime: limits and metrics, per app."""
 
     def __init__(self, lookups: LookupLimiter | None, metrics: Metrics | None) -> None:
         self.lookups = lookups
@@ -78,7 +78,7 @@ class _Transport:
 
 async def serve_connection(
     websocket: WebSocket,
-    manager: RoomManager,
+    runtime: RoomRuntime,
     *,
     lookups: LookupLimiter | None = None,
     metrics: Metrics | None = None,
@@ -109,7 +109,7 @@ async def serve_connection(
             if not limit.allow(loop.time()):
                 await websocket.close(CLOSE_POLICY, "too many messages")
                 return
-            await _handle(text, session, manager, transport)
+            await _handle(text, session, runtime, transport)
     except WebSocketDisconnect:
         pass
     except RuntimeError:
@@ -117,14 +117,14 @@ async def serve_connection(
         pass
     finally:
         with contextlib.suppress(Exception):
-            await manager.disconnect(session)
+            await runtime.disconnect(session)
         session.close()
         with contextlib.suppress(Exception):
             await writer
 
 
 async def _handle(
-    text: str, session: Session, manager: RoomManager, transport: _Transport | None = None
+    text: str, session: Session, runtime: RoomRuntime, transport: _Transport | None = None
 ) -> None:
     ref = None
     kind = "invalid"
@@ -139,7 +139,7 @@ async def _handle(
             ref = data["ref"][:64]
         message = parse_client_message(data)
         kind = message.type
-        await _dispatch(message, session, manager, transport)
+        await _dispatch(message, session, runtime, transport)
     except ProtocolError as error:
         if metrics is not None:
             metrics.error(error.code)
@@ -156,17 +156,17 @@ async def _handle(
 
 
 async def _dispatch(
-    message: Any, session: Session, manager: RoomManager, transport: _Transport | None = None
+    message: Any, session: Session, runtime: RoomRuntime, transport: _Transport | None = None
 ) -> None:
     match message:
         case Hello(room=code, secret=secret):
             lookups = transport.lookups if transport else None
             if lookups is None:
-                await manager.hello(session, code, secret)
+                await runtime.hello(session, code, secret)
                 return
             lookups.check(session.address)
             try:
-                await manager.hello(session, code, secret)
+                await runtime.hello(session, code, secret)
             except ProtocolError as error:
                 if error.code in MISS_CODES:
                     lookups.miss(session.address)
@@ -174,28 +174,27 @@ async def _dispatch(
         case Ping():
             session.send('{"type":"pong"}')
         case RollIntent(seat=seat, version=version):
-            await manager.intent(session, lambda s, r: manager.roll(s, r, seat, version))
+            await runtime.intent(session, "roll", {"seat": seat, "version": version})
         case LeaveIntent(seat=seat):
-            await manager.intent(session, lambda s, r: manager.leave(s, r, seat))
+            await runtime.intent(session, "leave", {"seat": seat})
         case StartIntent(shuffle=shuffle):
-            await manager.intent(session, lambda s, r: manager.start_game(s, r, shuffle))
+            await runtime.intent(session, "start", {"shuffle": shuffle})
         case RulesIntent(rules=rules, countdown_seconds=countdown, board=board_name):
-            new_rules = clean_rules(rules.model_dump())
-            board = None if board_name is None else board_named(board_name)
-            await manager.intent(
-                session, lambda s, r: manager.set_rules(s, r, new_rules, countdown, board)
-            )
+            if board_name is not None:
+                board_named(board_name)  # an unknown board is refused here, by name
+            args = {"rules": rules.model_dump(), "countdown": countdown, "board": board_name}
+            await runtime.intent(session, "rules", args)
         case SeedIntent(seed=seed):
-            await manager.intent(session, lambda s, r: manager.seed(s, r, seed))
+            await runtime.intent(session, "seed", {"seed": seed})
         case AddAiIntent(name=name, colour=colour):
-            clean = _clean_name(name)
-            await manager.intent(session, lambda s, r: manager.add_ai(s, r, clean, colour))
+            args = {"name": _clean_name(name), "colour": colour}
+            await runtime.intent(session, "add_ai", args)
         case RemoveIntent(seat=seat):
-            await manager.intent(session, lambda s, r: manager.remove(s, r, seat))
+            await runtime.intent(session, "remove", {"seat": seat})
         case RematchIntent():
-            await manager.intent(session, manager.rematch)
+            await runtime.intent(session, "rematch", {})
         case FinishAiIntent():
-            await manager.intent(session, manager.finish_ai)
+            await runtime.intent(session, "finish_ai", {})
 
 
 def _clean_name(name: str) -> str:

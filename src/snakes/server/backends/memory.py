@@ -1,0 +1,85 @@
+"""A room log in memory, for tests and benchmarks that need no file.
+
+It keeps what the SQLite log keeps, as the same JSON, so a room read back from it has
+been through the same encoding as one read from disk.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from snakes.engine import action_to_data
+from snakes.server.rooms.model import Room
+from snakes.server.rooms.work import Work
+
+
+class MemoryLog:
+    def __init__(self) -> None:
+        self.rows: dict[str, str] = {}
+        self.actions: dict[str, list[tuple[int, int, str]]] = {}
+        """Each room's log: (sequence, game number, action JSON)."""
+        self.records: dict[tuple[str, int], tuple[float, str]] = {}
+
+    async def load(self, code: str) -> Room | None:
+        return self.load_room(code)
+
+    def load_room(self, code: str) -> Room | None:
+        row = self.rows.get(code)
+        if row is None:
+            return None
+        data = json.loads(row)
+        game = data["game_number"]
+        actions = [json.loads(a) for _, g, a in self.actions.get(code, []) if g == game]
+        return Room.from_data(data, actions)
+
+    def action_log(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
+        return [(seq, game, json.loads(a)) for seq, game, a in self.actions.get(code, [])]
+
+    async def load_record(self, code: str, game: int | None) -> str | None:
+        games = sorted(g for c, g in self.records if c == code)
+        if not games:
+            return None
+        chosen = games[-1] if game is None else game
+        found = self.records.get((code, chosen))
+        return None if found is None else found[1]
+
+    async def live_codes(self) -> list[str]:
+        return sorted(c for c, row in self.rows.items() if json.loads(row)["mode"] == "online")
+
+    async def purge(self, before: float) -> int:
+        stale = [
+            c
+            for c, row in self.rows.items()
+            if json.loads(row)["mode"] != "online" and json.loads(row)["touched_at"] < before
+        ]
+        for code in stale:
+            del self.rows[code]
+            self.actions.pop(code, None)
+        old = [k for k, (at, _) in self.records.items() if at < before]
+        for key in old:
+            del self.records[key]
+        return len(stale) + len(old)
+
+    async def probe(self) -> bool:
+        return True
+
+    def write(self, room: Room, work: Work, *, created: bool) -> bool:
+        if created and room.code in self.rows:
+            return False
+        if work.delete:
+            self.rows.pop(room.code, None)
+            self.actions.pop(room.code, None)
+        else:
+            first_seq = room.version - len(work.actions) + 1
+            log = self.actions.setdefault(room.code, [])
+            for i, action in enumerate(work.actions):
+                log.append((first_seq + i, room.game_number, json.dumps(action_to_data(action))))
+            self.rows[room.code] = json.dumps(room.to_data())
+        if work.record is not None:
+            game, record = work.record
+            self.records[(room.code, game)] = (room.touched_at, record)
+        return True
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,263 @@
+"""One owner per room across nodes: leases, liveness, forwarding, takeover.
+
+- A room's ``owner`` key names the node that owns it. The lease is the node's own
+  heartbeat: a node whose heartbeat is older than ``NODE_STALE_SECONDS`` is dead, and
+  any node may then take its rooms over (an atomic compare-and-set of the key). Every
+  commit checks the key, so a node that lost a room can never write to it again.
+- An intent for a room owned elsewhere is published to the owner's node channel with a
+  reply address; the owner applies it in the room's queue and answers. A node that
+  does not answer in time is asked again after routing anew (it may have died).
+- Right after this node could not reach Redis, it cannot tell a dead node from its
+  own blindness: for a grace period it takes every node for alive, so a Redis stall
+  never moves rooms, drops players or skips their turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from snakes.server.rooms.errors import ProtocolError, unavailable
+from snakes.server.rooms.work import Caller
+from snakes.server.runtime.owners import NotOwner, Serve
+from snakes.server.runtime.session import Session
+
+log = logging.getLogger("snakes.owners")
+
+HEARTBEAT_SECONDS = 1.0
+HEARTBEAT_TIMEOUT = 1.5
+"""A heartbeat that takes longer than this counts as Redis being unreachable."""
+NODE_STALE_SECONDS = 3.0
+FORWARD_SECONDS = 3.0
+"""How long a forwarded intent waits for the owner's answer."""
+
+# KEYS: owner, room. ARGV: this node, the owner seen ('' for none).
+_TAKE = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then return 1 end
+if (current == false and ARGV[2] == '') or current == ARGV[2] then
+    redis.call('SET', KEYS[1], ARGV[1])
+    return 1
+end
+return 0
+"""
+
+Key = Callable[[str], str]
+
+
+class RedisOwners:
+    def __init__(
+        self, redis: aioredis.Redis, prefix: str, room_key: Key, owner_key: Key, people_key: Key
+    ) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.node = secrets.token_hex(6)
+        self._room_key, self._owner_key, self._people_key = room_key, owner_key, people_key
+        self._take = redis.register_script(_TAKE)
+        self._owners: dict[str, str] = {}
+        """Who owns rooms this node forwards to (a cache; checked again when stale)."""
+        self._live: set[str] = {self.node}
+        self._gone: set[str] = set()
+        """Nodes whose inbox nobody listens to any more: dead before their heartbeat says."""
+        self._blind_until = 0.0
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._serve: Serve | None = None
+        self._outage: Callable[[], None] = lambda: None
+        self._resync: Callable[[list[str]], None] = lambda rooms: None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def _nodes(self) -> str:
+        return f"{self.prefix}nodes"
+
+    def _inbox(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    # ---- life -------------------------------------------------------------------------
+
+    async def start(self, outage: Callable[[], None], resync: Callable[[list[str]], None]) -> None:
+        self._outage, self._resync = outage, resync
+        with contextlib.suppress(RedisError, OSError, TimeoutError):
+            await self._beat()
+        self._tasks.append(asyncio.create_task(self._heartbeat()))
+        log.info("node %s joined through Redis (%s)", self.node, self.prefix)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.zrem(self._nodes, self.node)
+
+    async def _beat(self) -> None:
+        now = time.time()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(self._nodes, {self.node: now})
+            pipe.zremrangebyscore(self._nodes, "-inf", now - 3600)
+            pipe.zrangebyscore(self._nodes, now - NODE_STALE_SECONDS, "+inf")
+            *_, live = await asyncio.wait_for(pipe.execute(), HEARTBEAT_TIMEOUT)
+        self._live = set(live) | {self.node}
+
+    async def _heartbeat(self) -> None:
+        failing = False
+        while True:
+            try:
+                await self._beat()
+                if failing:
+                    log.info("Redis is back (heartbeat)")
+                    failing = False
+            except (RedisError, OSError, TimeoutError) as error:
+                # Until our own heartbeats are through again, and for a while after,
+                # nobody's staleness means anything.
+                self._blind_until = time.monotonic() + 3 * NODE_STALE_SECONDS
+                if not failing:
+                    log.error("Redis unreachable (heartbeat): %s", error or "timed out")
+                    failing = True
+                self._outage()
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    def listener_back(self, rooms: list[str]) -> None:
+        """The update listener reconnected: what was published meanwhile was lost."""
+        self._blind_until = time.monotonic() + 3 * NODE_STALE_SECONDS
+        self._outage()
+        self._resync(rooms)
+
+    # ---- who is alive ---------------------------------------------------------------------
+
+    def key(self, session: Session) -> str:
+        return f"{self.node}/{session.id}"
+
+    def alive_node(self, node: str) -> bool:
+        if time.monotonic() < self._blind_until:
+            return True
+        return node in self._live and node not in self._gone
+
+    def alive(self, key: str) -> bool:
+        return self.alive_node(key.partition("/")[0])
+
+    async def members(self, code: str) -> dict[str, str]:
+        try:
+            people: dict[str, str] = await self.redis.hgetall(self._people_key(code))  # type: ignore[assignment]
+        except (RedisError, OSError):
+            return {}
+        return {k: v for k, v in people.items() if self.alive(k)}
+
+    # ---- routing --------------------------------------------------------------------------
+
+    async def route(self, code: str) -> str | None:
+        cached = self._owners.get(code)
+        if cached is not None and self.alive_node(cached):
+            return cached
+        try:
+            owner: str | None = await self.redis.get(self._owner_key(code))  # type: ignore[assignment]
+            if owner == self.node:
+                return None
+            if owner is not None and self.alive_node(owner):
+                self._owners[code] = owner
+                return str(owner)
+            taken = await self._take(
+                keys=[self._owner_key(code), self._room_key(code)], args=[self.node, owner or ""]
+            )
+        except (RedisError, OSError):
+            self._outage()
+            raise unavailable() from None
+        if int(taken) == -1:
+            raise ProtocolError("room_not_found", "no room has that code")
+        if int(taken) == 1:
+            self._owners.pop(code, None)
+            if owner:
+                log.info("room %s taken over from node %s", code, owner)
+            return None
+        return await self._owner_now(code)
+
+    async def _owner_now(self, code: str) -> str | None:
+        owner: str | None = await self.redis.get(self._owner_key(code))  # type: ignore[assignment]
+        if owner is None or owner == self.node:
+            return None
+        self._owners[code] = owner
+        return str(owner)
+
+    async def holds(self, code: str) -> bool:
+        try:
+            return bool(await self.redis.get(self._owner_key(code)) == self.node)
+        except (RedisError, OSError):
+            return False
+
+    # ---- forwarding -----------------------------------------------------------------------
+
+    def serve(self, handler: Serve) -> None:
+        self._serve = handler
+
+    async def forward(
+        self, node: str, code: str, op: str, args: dict[str, Any], caller: Caller
+    ) -> dict[str, Any] | None:
+        ident = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ident] = future
+        request = {
+            "k": "req",
+            "id": ident,
+            "from": self.node,
+            "code": code,
+            "op": op,
+            "args": args,
+            "caller": [caller.connection, caller.secret_hash],
+        }
+        try:
+            heard = await self.redis.publish(self._inbox(node), json.dumps(request))
+            if not heard:
+                reply = None  # nobody listens there: that node is gone
+                if time.monotonic() >= self._blind_until:
+                    self._gone.add(node)
+            else:
+                reply = await asyncio.wait_for(future, FORWARD_SECONDS)
+        except (RedisError, OSError):
+            self._outage()
+            raise unavailable() from None
+        except TimeoutError:
+            reply = None
+        finally:
+            self._pending.pop(ident, None)
+        if reply is None or reply.get("error", {}).get("code") == "not_owner":
+            self._owners.pop(code, None)
+            if node not in self._gone:
+                await asyncio.sleep(0.5)  # give a dying owner's lease time to run out
+            return None
+        return reply
+
+    def on_node_message(self, data: str) -> None:
+        message = json.loads(data)
+        if message.get("k") == "rep":
+            future = self._pending.get(message["id"])
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif message.get("k") == "req":
+            self._tasks.append(asyncio.create_task(self._answer(message)))
+            self._tasks = [t for t in self._tasks if not t.done()]
+
+    async def _answer(self, request: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"k": "rep", "id": request["id"]}
+        try:
+            assert self._serve is not None
+            caller = Caller(*request["caller"])
+            reply["result"] = await self._serve(
+                request["code"], request["op"], request["args"], caller
+            )
+        except NotOwner:
+            reply["error"] = {"code": "not_owner", "message": "not the owner"}
+        except ProtocolError as error:
+            reply["error"] = {"code": error.code, "message": error.message}
+        except Exception:
+            log.exception("a forwarded intent failed")
+            reply["error"] = {"code": "internal", "message": "the server failed; nothing changed"}
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.publish(self._inbox(request["from"]), json.dumps(reply))

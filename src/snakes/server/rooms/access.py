@@ -1,0 +1,46 @@
+"""Who may do what in a room: members, seat holders, the host; and the phase an intent needs."""
+
+from __future__ import annotations
+
+from snakes.engine import GameState
+from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.model import Phase, Room
+from snakes.server.rooms.work import Caller
+
+
+def held(room: Room, secret_hash: str) -> frozenset[int]:
+    """The seats a secret digest holds in this room."""
+    if not secret_hash:
+        return frozenset()
+    return frozenset(i for i, s in enumerate(room.seats) if s.secret_hash == secret_hash)
+
+
+def check_member(room: Room, caller: Caller) -> None:
+    if not held(room, caller.secret_hash):
+        raise ProtocolError("spectator", "spectators watch; they do not play")
+
+
+def check_seat(room: Room, caller: Caller, seat: int) -> None:
+    check_member(room, caller)
+    if seat not in held(room, caller.secret_hash):
+        raise ProtocolError("not_your_seat", f"you do not hold seat {seat}")
+
+
+def check_host(room: Room, caller: Caller) -> None:
+    check_member(room, caller)
+    if room.host is None or room.host not in held(room, caller.secret_hash):
+        raise ProtocolError("not_host", "only the host can do that")
+
+
+def playing(room: Room) -> GameState:
+    """The game in progress, or the refusal that says why there is none."""
+    if room.phase is Phase.LOBBY or room.game is None:
+        raise ProtocolError("not_started", "the game has not started")
+    if room.phase is Phase.OVER:
+        raise ProtocolError("game_over", "the game is over")
+    return room.game
+
+
+def check_lobby(room: Room, message: str) -> None:
+    if room.phase is not Phase.LOBBY:
+        raise ProtocolError("already_started", message)

@@ -1,0 +1,16 @@
+"""Refusals: every intent the rooms refuse raises one, with a stable code for the client."""
+
+from __future__ import annotations
+
+
+class ProtocolError(Exception):
+    """An intent refused before or outside the engine; ``code`` goes to the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def unavailable() -> ProtocolError:
+    return ProtocolError("unavailable", "the game store is unreachable; try again in a moment")

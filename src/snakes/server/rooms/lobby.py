@@ -1,0 +1,211 @@
+"""The lobby and the host's powers: seats, rules, seeds, starting, removing, rematch.
+
+In an online room the host changes the rules until the start, adds AI seats, removes
+a seat (in the lobby any other seat; in a game an away or disconnected player), starts
+with 2-6 players and calls a rematch. If the host goes, the next connected seat hosts.
+"""
+
+from __future__ import annotations
+
+import random
+
+from snakes.engine import MAX_SEATS, Board, Leave, Remove, Rules
+from snakes.server.rooms.access import (
+    check_host,
+    check_lobby,
+    check_member,
+    check_seat,
+    playing,
+)
+from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.model import COLOURS, Kind, Mode, Phase, Seat
+from snakes.server.rooms.timers import cancel_all
+from snakes.server.rooms.turns import act
+from snakes.server.rooms.updates import publish
+from snakes.server.rooms.work import Caller, Step
+from snakes.server.settings import Settings
+
+
+def check_colours(seats: list[Seat]) -> None:
+    colours = [s.colour for s in seats]
+    for colour in colours:
+        if colour not in COLOURS:
+            raise ProtocolError("invalid_colour", f"colour must be one of {', '.join(COLOURS)}")
+    if len(set(colours)) != len(colours):
+        raise ProtocolError("colour_taken", "each seat needs its own colour")
+
+
+def check_countdown(settings: Settings, seconds: int) -> None:
+    low, high = settings.countdown_min, settings.countdown_max
+    if not low <= seconds <= high:
+        raise ProtocolError("invalid_rules", f"the turn countdown is {low}-{high} seconds")
+
+
+def join(step: Step, name: str, colour: str, secret_hash: str) -> int:
+    """Take a free seat in an online lobby; the answer is the seat's number."""
+    room = step.room
+    if room.mode is not Mode.ONLINE:
+        raise ProtocolError("not_allowed", "only online rooms can be joined")
+    check_lobby(room, "the game has started; you can watch it")
+    if len(room.seats) >= MAX_SEATS:
+        raise ProtocolError("room_full", f"all {MAX_SEATS} seats are taken")
+    seat = Seat(name, colour, Kind.HUMAN, secret_hash)
+    check_colours([*room.seats, seat])
+    room.seats.append(seat)
+    index = len(room.seats) - 1
+    step.touch()
+    publish(step, [{"type": "joined", "seat": index}])
+    return index
+
+
+def set_rules(
+    step: Step, caller: Caller, rules: Rules, countdown: int | None, board: Board | None
+) -> None:
+    room = step.room
+    check_host(room, caller)
+    check_lobby(room, "rules are fixed once the game starts")
+    if countdown is not None:
+        check_countdown(step.ctx.settings, countdown)
+        room.countdown_seconds = countdown
+    room.rules = rules
+    if board is not None:
+        room.board = board
+    step.touch()
+    publish(step, [{"type": "rules_changed"}])
+
+
+def add_ai(step: Step, caller: Caller, name: str, colour: str) -> None:
+    """The online host adds an AI seat in the lobby; it rolls by itself, like everyone's."""
+    room = step.room
+    check_host(room, caller)
+    check_lobby(room, "seats are fixed once the game starts")
+    if len(room.seats) >= MAX_SEATS:
+        raise ProtocolError("room_full", f"all {MAX_SEATS} seats are taken")
+    seat = Seat(name, colour, Kind.AI, "")
+    check_colours([*room.seats, seat])
+    room.seats.append(seat)
+    step.touch()
+    publish(step, [{"type": "joined", "seat": len(room.seats) - 1}])
+
+
+def seed(step: Step, caller: Caller, value: str) -> None:
+    """A device's own seed for the next game's dice, sent after seeing the commitment."""
+    room = step.room
+    check_member(room, caller)
+    if not room.fair:
+        raise ProtocolError("not_allowed", "this room's dice take no seeds")
+    if room.phase is Phase.PLAYING:
+        raise ProtocolError("already_started", "seeds are fixed once the game starts")
+    room.client_seeds[caller.secret_hash] = value
+    step.touch()
+    publish(step, [])
+
+
+def start(step: Step, caller: Caller, shuffle: bool) -> None:
+    room = step.room
+    check_host(room, caller)
+    check_lobby(room, "the game has already started")
+    if len(room.seats) < 2:
+        raise ProtocolError("not_allowed", "an online game needs at least 2 players")
+    if shuffle:
+        host_seat = room.seats[room.host or 0]
+        random.SystemRandom().shuffle(room.seats)
+        room.host = room.seats.index(host_seat)
+    room.start_game()
+    step.work.new_game = True
+    step.touch()
+    publish(step, [{"type": "started"}], new_turn=True)
+
+
+def remove(step: Step, caller: Caller, seat: int) -> None:
+    room = step.room
+    check_host(room, caller)
+    if not 0 <= seat < len(room.seats):
+        raise ProtocolError("not_allowed", f"there is no seat {seat}")
+    if room.phase is Phase.LOBBY:
+        if seat == room.host:
+            raise ProtocolError("not_allowed", "the host cannot remove their own seat")
+        remove_from_lobby(step, seat)
+        return
+    game = playing(room)
+    if seat in step.connected_seats() and not game.is_away(seat):
+        raise ProtocolError("not_allowed", "only an away or disconnected player can be removed")
+    act(step, Remove(seat))
+
+
+def leave(step: Step, caller: Caller, seat: int) -> None:
+    """'Leave game' gives up the seat (in the lobby, the seat itself goes)."""
+    room = step.room
+    check_seat(room, caller, seat)
+    if room.phase is Phase.LOBBY:
+        remove_from_lobby(step, seat)
+        return
+    playing(room)
+    act(step, Leave(seat))
+    if room.host == seat:
+        pass_host(step)
+
+
+def rematch(step: Step, caller: Caller) -> None:
+    room = step.room
+    check_member(room, caller)
+    if room.phase is not Phase.OVER or room.game is None:
+        raise ProtocolError("not_allowed", "a rematch comes after the game is over")
+    if not room.is_local:
+        keep = [i for i in range(len(room.seats)) if i not in room.game.leavers]
+        if len(keep) < 2:
+            raise ProtocolError("not_allowed", "a rematch needs at least 2 players")
+        old_first = room.first
+        room.seats = [room.seats[i] for i in keep]
+        room.host = keep.index(room.host) if room.host in keep else 0
+        following = [i for i in keep if i > old_first] + [i for i in keep if i <= old_first]
+        room.first = keep.index(following[0])
+    else:
+        room.first = (room.first + 1) % len(room.seats)
+    room.game_number += 1
+    room.start_game()
+    step.work.new_game = True
+    step.touch()
+    publish(step, [{"type": "rematch"}], new_turn=True)
+
+
+def pass_host(step: Step) -> None:
+    """The next person in seat order hosts, a connected one if there is one."""
+    room = step.room
+    left = set(room.game.leavers) if room.game else set()
+    count = len(room.seats)
+    start_at = room.host if room.host is not None else -1
+    order = [(start_at + n) % count for n in range(1, count)]
+    people = [s for s in order if s not in left and room.seats[s].kind is Kind.HUMAN]
+    connected = step.connected_seats()
+    chosen = next((s for s in people if s in connected), people[0] if people else None)
+    if chosen is None:
+        return
+    room.host = chosen
+    publish(step, [{"type": "host_changed", "seat": chosen}])
+
+
+def remove_from_lobby(step: Step, seat: int) -> None:
+    room = step.room
+    was_host = room.host == seat
+    del room.seats[seat]
+    if not room.seats:
+        publish(step, [{"type": "closed"}])
+        dispose(step)
+        return
+    if room.host is not None and room.host > seat:
+        room.host -= 1
+    if was_host:
+        # The seat that followed the host now has the host's old number.
+        connected = step.connected_seats()
+        count = len(room.seats)
+        order = [(seat + n) % count for n in range(count)]
+        room.host = next((s for s in order if s in connected), order[0])
+    step.touch()
+    publish(step, [{"type": "seat_left", "seat": seat}])
+
+
+def dispose(step: Step) -> None:
+    """Let go of the room's live state: its timers stop and its row goes (records stay)."""
+    cancel_all(step)
+    step.work.delete = True

@@ -1,0 +1,139 @@
+"""What a handler is given and what it gives back.
+
+A handler is a function of the room value, the intent and a :class:`Context` (the time,
+who is connected, the settings, the dice). It never changes the room it was given: it
+works on a :class:`Step`, whose ``room`` is a draft, and returns the draft as the next
+room value together with the :class:`Work` that must be stored and sent before that
+value becomes current. :func:`run_handler` is that contract in one place.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+from snakes.engine import Action
+from snakes.server.rooms.model import Room
+from snakes.server.settings import Settings
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message for a room's connections, as JSON text without the viewer's ``you``."""
+
+    body: str
+    skip: str = ""
+    """A connection that does not get it (the one a presence change is about)."""
+    to: str = ""
+    """Only this connection gets it (a welcome); empty: every connection in the room."""
+
+
+@dataclass
+class Work:
+    """What one handler's change requires, stored together or not at all."""
+
+    new_game: bool = False
+    """The room's action log starts again (a start or a rematch)."""
+    actions: list[Action] = field(default_factory=list)
+    record: tuple[int, str] | None = None
+    """(game number, record JSON) when this change ended a game."""
+    messages: list[Message] = field(default_factory=list)
+    timers: dict[str, float | None] = field(default_factory=dict)
+    """Timers to set (a due time) or cancel (None)."""
+    delete: bool = False
+    """The room's live state is released (its records stay)."""
+    changed: bool = False
+    """The room's stored row changes (a lobby edit, a timer, a touch)."""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.changed or self.actions or self.messages or self.timers or self.delete)
+
+    @property
+    def durable(self) -> bool:
+        """Whether the store must be written, or only messages sent."""
+        return bool(self.changed or self.actions or self.timers or self.delete or self.record)
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Who is connected to a room, across every node."""
+
+    secrets: frozenset[str] = frozenset()
+    """Secret digests of connected seat holders."""
+    viewers: int = 0
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent an intent: a connection, and the secret digest it holds (if any)."""
+
+    connection: str = ""
+    secret_hash: str = ""
+
+
+class RoomDice(Protocol):
+    """Where a room's next die value comes from (the room's fair seeds, or a secure die)."""
+
+    def next_roll(self, room: Room, faces: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a handler may know besides the room and the intent."""
+
+    now: float
+    """The room clock (monotonic in one process, wall-clock time shared through Redis)."""
+    wall: float
+    """Seconds since the epoch, for stored times (expiry counts from them)."""
+    presence: Presence
+    settings: Settings
+    dice: RoomDice
+    store_back_at: float = -math.inf
+    """Room-clock time the store was last reachable again after an outage: a countdown
+    that was running then starts again in full instead of skipping anyone."""
+
+    @property
+    def public_url(self) -> str:
+        settings = self.settings
+        return settings.public_url or f"http://{settings.host}:{settings.port}"
+
+
+class Step:
+    """One handler's change in progress: a draft of the room, and the work it needs."""
+
+    def __init__(self, room: Room, ctx: Context | None) -> None:
+        self.room = room.draft()
+        self.ctx: Context = ctx  # type: ignore[assignment]  # None only in the doctest
+        self.work = Work()
+        self.rolls = 0
+        """Dice this change rolled (for the node's counters)."""
+
+    def connected_seats(self) -> set[int]:
+        digests = self.ctx.presence.secrets
+        return {
+            i for i, s in enumerate(self.room.seats) if s.secret_hash and s.secret_hash in digests
+        }
+
+    def touch(self) -> None:
+        self.room.touched_at = self.ctx.wall
+        self.work.changed = True
+
+
+def run_handler(room: Room, ctx: Context | None, handler: Callable[[Step], T]) -> tuple[Step, T]:
+    """Run a handler on a draft of ``room``; ``room`` itself is never changed.
+
+    >>> from snakes.engine import Rules
+    >>> from snakes.server.rooms.model import Mode, Room
+    >>> room = Room(code="ABCDEF", mode=Mode.PASS, rules=Rules(), seats=[])
+    >>> step, _ = run_handler(room, None, lambda step: step.room.seats.append("x"))
+    >>> room.seats, step.room.seats
+    ([], ['x'])
+    """
+    step = Step(room, ctx)
+    result = handler(step)
+    return step, result

@@ -1,0 +1,85 @@
+"""Every operation a room's owner applies, by name, with JSON-ready arguments.
+
+The same names serve intents from this process's connections and intents forwarded
+by other nodes, so what travels between nodes is a name, plain arguments and the
+caller, never a function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from snakes.engine import Rules
+from snakes.server.boards import board_named
+from snakes.server.rooms import lifecycle, lobby, turns
+from snakes.server.rooms.access import check_member
+from snakes.server.rooms.updates import view
+from snakes.server.rooms.work import Caller, Presence, Step
+
+Handler = Callable[[Step, Caller, Presence, dict[str, Any]], Any]
+Members = dict[str, str]
+Undo = Callable[[], None]
+
+
+def _nothing() -> None:
+    """No presence to put back."""
+
+
+def _no_presence(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
+    return _nothing
+
+
+def _arrive(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
+    key = args["key"]
+    members[key] = caller.secret_hash
+
+    def undo() -> None:
+        members.pop(key, None)
+
+    return undo
+
+
+def _depart(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
+    # A connection that went stays gone even if the change cannot be stored now.
+    members.pop(args["key"], None)
+    return _nothing
+
+
+@dataclass(frozen=True)
+class Operation:
+    handler: Handler
+    presence: Callable[[Members, dict[str, Any], Caller], Undo] = _no_presence
+
+
+def _finish_ai(step: Step, caller: Caller, _: Presence, args: dict[str, Any]) -> None:
+    check_member(step.room, caller)
+    turns.finish_ai(step)
+
+
+def _rules(step: Step, caller: Caller, _: Presence, args: dict[str, Any]) -> None:
+    board = None if args.get("board") is None else board_named(args["board"])
+    lobby.set_rules(step, caller, Rules.from_data(args["rules"]), args.get("countdown"), board)
+
+
+OPERATIONS: dict[str, Operation] = {
+    # the room's life
+    "connect": Operation(lambda s, c, b, a: lifecycle.connect(s, c, b), _arrive),
+    "drop": Operation(lambda s, c, b, a: lifecycle.drop(s, b), _depart),
+    "join": Operation(lambda s, c, b, a: lobby.join(s, a["name"], a["colour"], a["secret_hash"])),
+    "view": Operation(lambda s, c, b, a: view(s)),
+    "fire": Operation(lambda s, c, b, a: lifecycle.fire(s, a["name"], a["due"])),
+    "restart": Operation(lambda s, c, b, a: lifecycle.restart_countdown(s)),
+    "resync": Operation(lambda s, c, b, a: lifecycle.welcome_again(s, a["connections"])),
+    # players' intents
+    "roll": Operation(lambda s, c, b, a: turns.roll(s, c, a["seat"], a["version"])),
+    "leave": Operation(lambda s, c, b, a: lobby.leave(s, c, a["seat"])),
+    "start": Operation(lambda s, c, b, a: lobby.start(s, c, a["shuffle"])),
+    "rules": Operation(_rules),
+    "seed": Operation(lambda s, c, b, a: lobby.seed(s, c, a["seed"])),
+    "add_ai": Operation(lambda s, c, b, a: lobby.add_ai(s, c, a["name"], a["colour"])),
+    "remove": Operation(lambda s, c, b, a: lobby.remove(s, c, a["seat"])),
+    "rematch": Operation(lambda s, c, b, a: lobby.rematch(s, c)),
+    "finish_ai": Operation(_finish_ai),
+}

@@ -1,0 +1,87 @@
+"""Who owns a room: the one process that holds its authoritative copy.
+
+On one machine without Redis that is always this process (:class:`LocalOwners`). With
+Redis (:mod:`snakes.server.backends.redis_owners`) a node owns a room under a lease;
+other nodes forward intents to it, and take the room over when it dies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from snakes.server.rooms.work import Caller
+from snakes.server.runtime.session import Session
+
+Serve = Callable[[str, str, dict[str, Any], Caller], Awaitable[Any]]
+
+
+class NotOwner(Exception):
+    """This process does not (or no longer) own the room: route the intent again."""
+
+
+class Owners(Protocol):
+    def key(self, session: Session) -> str:
+        """The connection's key in a room's presence: its node and its id."""
+        ...
+
+    async def route(self, code: str) -> str | None:
+        """The node that owns ``code``; None when it is this one (taking it over if the
+        owner is gone)."""
+        ...
+
+    async def holds(self, code: str) -> bool:
+        """This node holds the room's lease (asked when a forwarded intent arrives)."""
+        ...
+
+    async def forward(
+        self, node: str, code: str, op: str, args: dict[str, Any], caller: Caller
+    ) -> dict[str, Any] | None:
+        """Ask the owner to apply an operation; None if it did not answer as the owner."""
+        ...
+
+    def serve(self, handler: Serve) -> None:
+        """Where forwarded operations go on this node."""
+        ...
+
+    async def members(self, code: str) -> dict[str, str]:
+        """Connections to the room on live nodes (for a room being taken over)."""
+        ...
+
+    def alive(self, key: str) -> bool:
+        """Whether the node holding a presence key is alive."""
+        ...
+
+    async def stop(self) -> None: ...
+
+
+class LocalOwners:
+    """One process owns every room."""
+
+    node = "local"
+
+    def key(self, session: Session) -> str:
+        return f"{self.node}/{session.id}"
+
+    async def route(self, code: str) -> str | None:
+        return None
+
+    async def holds(self, code: str) -> bool:
+        return True
+
+    async def forward(
+        self, node: str, code: str, op: str, args: dict[str, Any], caller: Caller
+    ) -> dict[str, Any] | None:
+        raise AssertionError("one process owns every room; nothing is forwarded")
+
+    def serve(self, handler: Serve) -> None:
+        """Nothing arrives from other nodes."""
+
+    async def members(self, code: str) -> dict[str, str]:
+        return {}
+
+    def alive(self, key: str) -> bool:
+        return True
+
+    async def stop(self) -> None:
+        """Nothing to leave."""
