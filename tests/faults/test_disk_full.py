@@ -1,0 +1,121 @@
+"""A full disk mid-game: rolls are refused and change nothing; once there is room again
+the same players roll on; a SIGKILL and a restart then load every room exactly as its
+players last saw it, with a gapless log.
+
+The data folder is a small tmpfs of the test's own (the test runs as root, as CI does),
+and a filler file fills it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.online_helpers import table
+from tests.support.client import GameClient
+from tests.support.server import TEST_FLAGS, ServerProcess
+
+
+@contextlib.contextmanager
+def small_disk(folder: Path, size: str = "4m") -> Iterator[Path]:
+    folder.mkdir(parents=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if mounted.returncode != 0:
+        message = f"cannot mount a tmpfs here: {mounted.stderr.strip()}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def fill(folder: Path) -> Path:
+    """Write a filler file until the disk is full."""
+    filler = folder / "filler"
+    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(descriptor, b"\0" * 4096)
+    except OSError as error:
+        assert error.errno == errno.ENOSPC
+    finally:
+        os.close(descriptor)
+    return filler
+
+
+def _log(data: Path, code: str) -> list[int]:
+    db = sqlite3.connect(data / "snakes.db")
+    try:
+        return [
+            seq
+            for (seq,) in db.execute("SELECT seq FROM actions WHERE code = ? ORDER BY seq", (code,))
+        ]
+    finally:
+        db.close()
+
+
+def test_a_full_disk_refuses_rolls_changes_nothing_and_the_game_goes_on(tmp_path: Path) -> None:
+    with small_disk(tmp_path / "disk") as data:
+        server = ServerProcess(data, *TEST_FLAGS)
+        server.log_path = tmp_path / "server.log"  # the log must not fill the disk itself
+        server.start()
+        try:
+            code, players = table(server, 2)
+            players[0].client.send({"type": "start"})
+            for player in players:
+                player.catch_up()
+            for turn in range(6):
+                seat = turn % 2
+                server.script_dice(2)
+                assert players[seat].roll()["type"] == "update"
+                for player in players:
+                    player.catch_up()
+            shown = players[0].client.room
+            assert shown is not None
+            filler = fill(data)
+            refused = 0
+            for _ in range(5):
+                answer = players[0].roll()
+                assert answer["type"] == "error" and answer["code"] == "unavailable"
+                refused += 1
+            assert players[1].client.room == shown  # nobody was shown anything
+            filler.unlink()
+            for turn in range(4):  # the same players roll on
+                seat = turn % 2
+                server.script_dice(1)
+                for _ in range(20):  # the store is probed twice a second after an outage
+                    answer = players[seat].roll()
+                    if answer["type"] == "update":
+                        break
+                    assert answer["code"] in ("unavailable", "stale_version")
+                    players[seat].catch_up()
+                assert answer["type"] == "update"
+                for player in players:
+                    player.catch_up()
+            last = players[0].client.room
+            assert last is not None and last["version"] == shown["version"] + 4
+            server.kill()
+            server.start()
+            with GameClient(server.ws_url) as back:
+                welcome = back.hello(code, players[0].secret)
+            room = welcome["room"]
+            assert room["version"] == last["version"]
+            assert [s["square"] for s in room["seats"]] == [s["square"] for s in last["seats"]]
+            assert _log(data, code) == list(range(1, last["version"] + 1))  # gapless
+            assert refused == 5
+        finally:
+            server.kill()

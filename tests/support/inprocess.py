@@ -1,0 +1,118 @@
+"""A runtime in this process: the memory or SQLite log, a manual clock, scripted dice.
+
+Sessions are the runtime's own connection objects; what the server would send them is
+read from their outboxes. No sockets, no sleeps: time moves with ``clock.advance``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from snakes.engine import JUNGLE, Rules
+from snakes.server.backends.local import LocalBackend, LocalLog
+from snakes.server.backends.memory import MemoryLog
+from snakes.server.clock import ManualClock
+from snakes.server.rooms.dice import ServerDice
+from snakes.server.rooms.model import Mode, Room, Seat
+from snakes.server.runtime.hub import Hub
+from snakes.server.runtime.owners import LocalOwners
+from snakes.server.runtime.runtime import RoomRuntime
+from snakes.server.runtime.session import Session
+from snakes.server.settings import Settings
+from snakes.testing.hooks import ScriptableDice
+
+FAST = Settings(ai_delay=0.05, animation_scale=0.0)
+
+
+async def settle() -> None:
+    """Let every task that can run, run (timers after a clock move, deliveries)."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+@dataclass
+class Viewer:
+    """One connection to a room and what it has been sent."""
+
+    runtime: RoomRuntime
+    session: Session = field(default_factory=Session)
+    received: list[dict[str, Any]] = field(default_factory=list)
+
+    def inbox(self) -> list[dict[str, Any]]:
+        """Messages sent since the last look."""
+        fresh = []
+        while not self.session.outbox.empty():
+            text = self.session.outbox.get_nowait()
+            if text is not None:
+                fresh.append(json.loads(text))
+        self.received += fresh
+        return fresh
+
+    @property
+    def room(self) -> dict[str, Any]:
+        self.inbox()
+        last = next(m for m in reversed(self.received) if "room" in m)
+        room: dict[str, Any] = last["room"]
+        return room
+
+    async def roll(self, seat: int) -> None:
+        await self.runtime.intent(
+            self.session, "roll", {"seat": seat, "version": self.room["version"]}
+        )
+
+
+class Table:
+    """A runtime with its log, clock and dice, and helpers to seat players."""
+
+    def __init__(self, room_log: LocalLog | None = None, settings: Settings = FAST) -> None:
+        self.clock = ManualClock()
+        self.log: LocalLog = room_log or MemoryLog()
+        self.dice = ScriptableDice(ServerDice())
+        self.hub = Hub()
+        backend = LocalBackend(self.log, self.clock, self.hub)
+        self.runtime = RoomRuntime(settings, backend, self.dice, self.hub, LocalOwners())
+
+    def script(self, *values: int) -> None:
+        self.dice.queued = deque(values)
+
+    async def __aenter__(self) -> Table:
+        await self.runtime.start()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.runtime.stop()
+
+    def current(self, code: str) -> Room:
+        room = self.runtime.current(code)
+        assert room is not None
+        return room
+
+    async def online(self, players: int, *, countdown: int = 20) -> tuple[str, list[Viewer]]:
+        """An online room with ``players`` seated and connected, started."""
+        created = await self.runtime.create(
+            Mode.ONLINE, [Seat("Host", "red")], Rules(), shuffle=False,
+            countdown_seconds=countdown, board=JUNGLE,
+        )  # fmt: skip
+        secrets = [created.secret]
+        for index, colour in enumerate(["blue", "green", "yellow", "purple"][: players - 1]):
+            secrets.append((await self.runtime.join(created.code, f"P{index + 1}", colour))[2])
+        viewers = []
+        for secret in secrets:
+            viewer = Viewer(self.runtime)
+            await self.runtime.hello(viewer.session, created.code, secret)
+            viewers.append(viewer)
+        await self.runtime.intent(viewers[0].session, "start", {"shuffle": False})
+        for viewer in viewers:
+            viewer.inbox()
+        return created.code, viewers
+
+
+def in_folder(folder: Path) -> LocalLog:
+    from snakes.server.backends.sqlite import SQLiteLog
+
+    return SQLiteLog.in_folder(folder)
