@@ -12,8 +12,10 @@ from tests.support.server import free_port
 
 
 class PrivateRedis:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, persistent: bool = False) -> None:
         self.folder = folder
+        self.persistent = persistent
+        """With append-only persistence (fsync always), as production runs it."""
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -28,7 +30,8 @@ class PrivateRedis:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.folder)],
+             "--appendonly", "yes" if self.persistent else "no", "--appendfsync", "always",
+             "--dir", str(self.folder)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip

@@ -96,7 +96,7 @@ def test_the_last_action_and_the_record_are_stored_together_or_not_at_all(
     async def scenario() -> None:
         log = SQLiteLog.in_folder(tmp_path)
         async with Table(log) as table:
-            code, (host, ben) = await table.online(2)
+            code, (_host, ben) = await table.online(2)
             _fill(log)
             with pytest.raises(ProtocolError):
                 await ben.runtime.intent(ben.session, "leave", {"seat": 1})
@@ -137,7 +137,7 @@ def test_a_store_outage_skips_nobody_and_the_countdown_restarts_in_full(tmp_path
 def test_the_countdown_skips_a_stalled_player_and_never_rolls_for_them() -> None:
     async def scenario() -> None:
         async with Table() as table:
-            code, (host, ben) = await table.online(2, countdown=10)
+            _code, (_host, ben) = await table.online(2, countdown=10)
             table.clock.advance(10.01)
             await settle()
             update = ben.inbox()[-1]

@@ -51,6 +51,10 @@ def _depart(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
 class Operation:
     handler: Handler
     presence: Callable[[Members, dict[str, Any], Caller], Undo] = _no_presence
+    at_due: bool = False
+    """A timer: its handler runs no earlier than the time it was due (a node whose clock
+    reads a little behind the node that claimed the timer must not start the next
+    countdown in the past)."""
 
 
 def _finish_ai(step: Step, caller: Caller, _: Presence, args: dict[str, Any]) -> None:
@@ -69,7 +73,7 @@ OPERATIONS: dict[str, Operation] = {
     "drop": Operation(lambda s, c, b, a: lifecycle.drop(s, b), _depart),
     "join": Operation(lambda s, c, b, a: lobby.join(s, a["name"], a["colour"], a["secret_hash"])),
     "view": Operation(lambda s, c, b, a: view(s)),
-    "fire": Operation(lambda s, c, b, a: lifecycle.fire(s, a["name"], a["due"])),
+    "fire": Operation(lambda s, c, b, a: lifecycle.fire(s, a["name"], a["due"]), at_due=True),
     "restart": Operation(lambda s, c, b, a: lifecycle.restart_countdown(s)),
     "resync": Operation(lambda s, c, b, a: lifecycle.welcome_again(s, a["connections"])),
     # players' intents

@@ -291,7 +291,7 @@ class RoomRuntime:
         members = self._presence.setdefault(code, {})
         before = _presence_of(members)
         undo = operation.presence(members, args, caller)
-        ctx = self._context(code)
+        ctx = self._context(code, not_before=args["due"] if operation.at_due else None)
         try:
             step, result = run_handler(
                 room, ctx, lambda s: operation.handler(s, caller, before, args)
@@ -333,9 +333,10 @@ class RoomRuntime:
         self._rooms.pop(code, None)
         self._presence.pop(code, None)
 
-    def _context(self, code: str) -> Context:
+    def _context(self, code: str, not_before: float | None = None) -> Context:
+        now = self.clock.now()
         return Context(
-            now=self.clock.now(),
+            now=now if not_before is None else max(now, not_before),
             wall=time.time(),
             presence=_presence_of(self._presence.get(code, {})),
             settings=self.settings,
