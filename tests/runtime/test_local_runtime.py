@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 
 from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.rooms.errors import ProtocolError
-from tests.support.inprocess import Table, Viewer, settle
+from tests.support.inprocess import FAST, Table, Viewer, settle
 
 
 def run(coroutine: Any) -> Any:
@@ -151,7 +152,7 @@ def test_the_countdown_skips_a_stalled_player_and_never_rolls_for_them() -> None
 
 def test_a_spectator_joining_sends_nothing_to_anyone_else() -> None:
     async def scenario() -> None:
-        async with Table() as table:
+        async with Table(settings=replace(FAST, max_spectators=200)) as table:
             code, (host, ben) = await table.online(2)
             watchers = []
             for _ in range(200):

@@ -76,6 +76,8 @@ class Table:
         self.hub = Hub()
         backend = LocalBackend(self.log, self.clock, self.hub)
         self.runtime = RoomRuntime(settings, backend, self.dice, self.hub, LocalOwners())
+        self.secrets: dict[str, list[str]] = {}
+        """Each online room's seat secrets, by seat."""
 
     def script(self, *values: int) -> None:
         self.dice.queued = deque(values)
@@ -101,6 +103,7 @@ class Table:
         secrets = [created.secret]
         for index, colour in enumerate(["blue", "green", "yellow", "purple"][: players - 1]):
             secrets.append((await self.runtime.join(created.code, f"P{index + 1}", colour))[2])
+        self.secrets[created.code] = secrets
         viewers = []
         for secret in secrets:
             viewer = Viewer(self.runtime)

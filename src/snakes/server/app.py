@@ -49,7 +49,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
-PURGE_EVERY_SECONDS = 3600
+PURGE_EVERY_SECONDS = 60
 
 
 GC_THRESHOLDS = (10_000, 2, 1000)
@@ -219,6 +219,7 @@ def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRunti
             clock=clock,
             record_days=settings.record_days,
             idle_seconds=settings.idle_seconds,
+            unopened_seconds=settings.unopened_seconds,
         )
         backend, owners = redis_backend, redis_backend.owners
     else:

@@ -30,6 +30,10 @@ class Settings:
     """A room with nobody connected (or nobody racing connected) ends after this long."""
     host_grace_seconds: float = 60
     """A lobby host disconnected this long hands the room to the next connected seat."""
+    unopened_seconds: float = 10 * 60
+    """A local game that no device ever opened is dropped after this long."""
+    max_spectators: int = 100
+    """Connections holding no seat that one room takes at most."""
     record_days: float = 30
     """Finished games' records, and local games nobody resumed, are kept this many days."""
     log_format: str = "text"

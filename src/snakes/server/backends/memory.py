@@ -47,12 +47,14 @@ class MemoryLog:
     async def live_codes(self) -> list[str]:
         return sorted(c for c, row in self.rows.items() if json.loads(row)["mode"] == "online")
 
-    async def purge(self, before: float) -> int:
-        stale = [
-            c
-            for c, row in self.rows.items()
-            if json.loads(row)["mode"] != "online" and json.loads(row)["touched_at"] < before
-        ]
+    async def purge(self, before: float, unopened_before: float) -> int:
+        def stale_row(data: dict[str, Any]) -> bool:
+            if data["mode"] == "online":
+                return False
+            unopened = not data.get("opened", True) and data["touched_at"] < unopened_before
+            return bool(data["touched_at"] < before or unopened)
+
+        stale = [c for c, row in self.rows.items() if stale_row(json.loads(row))]
         for code in stale:
             del self.rows[code]
             self.actions.pop(code, None)

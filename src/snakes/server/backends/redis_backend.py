@@ -115,6 +115,7 @@ class RedisBackend:
         clock: Clock | None = None,
         record_days: float = 30,
         idle_seconds: float = 1800,
+        unopened_seconds: float = 600,
     ) -> None:
         # A burst (thousands of players reconnecting, a restart) would need a connection
         # per request in flight; redis-py's default pool refuses past 100. This pool makes
@@ -132,6 +133,7 @@ class RedisBackend:
         self.clock: Clock = clock or WallClock()
         self.record_ttl = int(record_days * 86400)
         self.online_ttl = int(max(idle_seconds * 4, 86400))
+        self.unopened_ttl = int(unopened_seconds)
         self.owners = RedisOwners(self.redis, prefix, self._room, self._owner, self._people)
         self.log = self
         self.bus = self
@@ -225,7 +227,7 @@ class RedisBackend:
     async def live_codes(self) -> list[str]:
         return []  # Redis keeps the timers; nothing restarts with a node
 
-    async def purge(self, before: float) -> int:
+    async def purge(self, before: float, unopened_before: float) -> int:
         return 0  # records and local games expire by themselves (Redis TTL)
 
     async def probe(self) -> bool:
@@ -257,6 +259,8 @@ class RedisBackend:
             latest = self._record(code, "latest")
             record = [self._record(code, game), text, latest, str(game), str(self.record_ttl)]
         ttl = self.online_ttl if room.mode is Mode.ONLINE else self.record_ttl
+        if room.is_local and not room.opened:
+            ttl = self.unopened_ttl  # a local game no device opened goes soon
         args: list[Any] = [
             self.owners.node,
             "1" if created else "0",

@@ -133,8 +133,8 @@ class SQLiteLog:
     async def live_codes(self) -> list[str]:
         return self._guard(lambda: self.room_codes(online=True))
 
-    async def purge(self, before: float) -> int:
-        return self._guard(lambda: self._purge(before))
+    async def purge(self, before: float, unopened_before: float) -> int:
+        return self._guard(lambda: self._purge(before, unopened_before))
 
     async def probe(self) -> bool:
         try:
@@ -245,13 +245,16 @@ class SQLiteLog:
             ).fetchone()
         return None if row is None else str(row[0])
 
-    def _purge(self, before: float) -> int:
-        """Drop records past retention and local games nobody came back to."""
+    def _purge(self, before: float, unopened_before: float) -> int:
+        """Drop records past retention, local games nobody came back to, and local games
+        nobody ever opened."""
         with self._transaction():
             stale = [
                 code
                 for (code,) in self._db.execute(
-                    "SELECT code FROM rooms WHERE mode != 'online' AND touched_at < ?", (before,)
+                    "SELECT code FROM rooms WHERE mode != 'online' AND (touched_at < ?"
+                    " OR (json_extract(data, '$.opened') = 0 AND touched_at < ?))",
+                    (before, unopened_before),
                 )
             ]
             for code in stale:

@@ -98,9 +98,16 @@ def connect(step: Step, caller: Caller, before: Presence) -> None:
     the welcome carries the countdown that is running. The others hear of it only if
     it changes what they see: a seat comes online, or a paused countdown starts.
     """
-    room = step.room
+    room, ctx = step.room, step.ctx
     if caller.secret_hash and not held(room, caller.secret_hash):
         raise ProtocolError("bad_secret", "that secret holds no seat in this room")
+    if not caller.secret_hash and ctx.presence.spectators > ctx.settings.max_spectators:
+        raise ProtocolError(
+            "too_many_viewers", f"this room has {ctx.settings.max_spectators} watching already"
+        )
+    if not room.opened:
+        room.opened = True
+        step.work.changed = True
     _presence_changed(step, before, skip=caller.connection)
     welcome(step, caller.connection)
 

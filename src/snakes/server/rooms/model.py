@@ -152,6 +152,8 @@ class Room:
     game: GameState | None = None
     rolls: int = 0
     """Dice rolled in this game so far: the index of the next fair roll."""
+    opened: bool = False
+    """A device has said hello to this room at least once."""
 
     def draft(self) -> Room:
         """A copy to change: its own seats, actions, timers and seeds; shared frozen values."""
@@ -251,6 +253,7 @@ class Room:
             "client_seeds": self.client_seeds,
             "locked_seeds": self.locked_seeds,
             "game": None if self.game is None else state_to_snapshot(self.game),
+            "opened": self.opened,
         }
 
     @classmethod
@@ -275,6 +278,7 @@ class Room:
             locked_seeds=data.get("locked_seeds"),
             turn_clock=TurnClock(**data["turn_clock"]) if data.get("turn_clock") else None,
             timers=dict(data.get("timers", {})),
+            opened=data.get("opened", True),
         )
         if room.phase is not Phase.LOBBY:
             room.catch_up(data.get("game"), [action_from_data(a) for a in actions])

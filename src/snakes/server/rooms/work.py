@@ -66,6 +66,8 @@ class Presence:
     secrets: frozenset[str] = frozenset()
     """Secret digests of connected seat holders."""
     viewers: int = 0
+    spectators: int = 0
+    """Connections that hold no seat."""
 
 
 @dataclass(frozen=True)

@@ -124,8 +124,12 @@ class RoomRuntime:
         return self._store_ok and await self.backend.log.probe()
 
     async def purge(self) -> int:
-        """Drop records past retention and local games nobody resumed in that time."""
-        return await self.backend.log.purge(time.time() - self.settings.record_days * 86400)
+        """Drop records past retention, local games nobody resumed in that time, and
+        local games no device ever opened."""
+        now = time.time()
+        return await self.backend.log.purge(
+            now - self.settings.record_days * 86400, now - self.settings.unopened_seconds
+        )
 
     # ---- the HTTP API's doors -----------------------------------------------------------
 
@@ -191,6 +195,12 @@ class RoomRuntime:
     async def hello(self, session: Session, code: str, secret: str | None) -> None:
         """A connection joins a room's viewers (a seat's secret makes it that seat's)."""
         code = _checked(code)
+        digest = hash_secret(secret) if secret is not None else ""
+        if session.room == code and session.secret_hash == digest:
+            # A hello again from a connection already here: its own welcome, nothing else.
+            caller = Caller(session.id, digest)
+            await self._run(code, "connect", {"key": self.owners.key(session)}, caller)
+            return
         if session.room is not None:
             await self.disconnect(session)
         session.room = code
@@ -441,4 +451,5 @@ def _checked(code: str) -> str:
 
 
 def _presence_of(members: dict[str, str]) -> Presence:
-    return Presence(frozenset(d for d in members.values() if d), len(members))
+    held = [d for d in members.values() if d]
+    return Presence(frozenset(held), len(members), len(members) - len(held))
