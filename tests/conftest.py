@@ -15,3 +15,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A real server process with a manual clock and scriptable dice."""
     with running_server(tmp_path / "data", *TEST_FLAGS) as process:
         yield process
+
+
+from tests.support.redis_fixtures import prefix, redis_url  # noqa: E402  (shared fixtures)
+
+__all__ = ["prefix", "redis_url", "server"]

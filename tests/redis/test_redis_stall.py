@@ -69,7 +69,11 @@ def test_an_eight_second_redis_stall_mid_countdown_skips_and_abandons_nobody(
                 assert not _seen(player.client.received, "game_ended")
                 room = player.client.room
                 assert room is not None and room["phase"] == "playing" and room["turn"] == 0
-                assert all(s["connected"] for s in room["seats"])
+                assert all(s["connected"] for s in room["seats"]), [
+                    (m["type"], m.get("events"), [s["connected"] for s in m["room"]["seats"]])
+                    for m in player.client.received
+                    if "room" in m
+                ]
                 assert not any(s["away"] for s in room["seats"])
                 countdown = room["countdown"]
                 assert countdown is not None and countdown["remaining_ms"] > 3_000

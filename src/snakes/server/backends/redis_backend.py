@@ -105,6 +105,16 @@ return 1
 """
 
 
+# KEYS: owner, room. ARGV: node, rev, channel, envelope. Messages that need no write
+# (a welcome) still go out only from the room's owner, at the revision it holds.
+_SEND = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[2], 'rev') ~= ARGV[2] then return 0 end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1
+"""
+
+
 class RedisBackend:
     def __init__(
         self,
@@ -141,6 +151,7 @@ class RedisBackend:
         self.presence = self
         self._commit = self.redis.register_script(_COMMIT)
         self._claim = self.redis.register_script(_CLAIM)
+        self._send = self.redis.register_script(_SEND)
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: set[str] = set()
         self._pubsub: Any = None
@@ -243,8 +254,21 @@ class RedisBackend:
     async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
         code = room.code
         if not work.durable:
-            await self.send(code, work.messages, room)
-            return True
+            if not work.messages:
+                return True
+            try:
+                sent = await self._send(
+                    keys=[self._owner(code), self._room(code)],
+                    args=[
+                        self.owners.node,
+                        str(room.rev),
+                        self._channel(code),
+                        self._envelope(work.messages, room),
+                    ],
+                )
+            except (RedisError, OSError) as error:
+                raise StoreUnavailable(str(error)) from error
+            return int(sent) == 1
         first_seq = room.version - len(work.actions) + 1
         actions = [
             _dump({**action_to_data(a), "seq": first_seq + i}) for i, a in enumerate(work.actions)

@@ -66,7 +66,9 @@ class RedisOwners:
         self._take = redis.register_script(_TAKE)
         self._owners: dict[str, str] = {}
         """Who owns rooms this node forwards to (a cache; checked again when stale)."""
-        self._live: set[str] = {self.node}
+        self._stale: set[str] = set()
+        """Nodes whose last heartbeat is older than NODE_STALE_SECONDS: dead. A node not
+        seen yet (it joined after our last heartbeat) counts as alive."""
         self._gone: set[str] = set()
         """Nodes whose inbox nobody listens to any more: dead before their heartbeat says."""
         self._blind_until = 0.0
@@ -103,9 +105,9 @@ class RedisOwners:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self._nodes, {self.node: now})
             pipe.zremrangebyscore(self._nodes, "-inf", now - 3600)
-            pipe.zrangebyscore(self._nodes, now - NODE_STALE_SECONDS, "+inf")
-            *_, live = await asyncio.wait_for(pipe.execute(), HEARTBEAT_TIMEOUT)
-        self._live = set(live) | {self.node}
+            pipe.zrangebyscore(self._nodes, "-inf", now - NODE_STALE_SECONDS)
+            *_, stale = await asyncio.wait_for(pipe.execute(), HEARTBEAT_TIMEOUT)
+        self._stale = set(stale) - {self.node}
 
     async def _heartbeat(self) -> None:
         failing = False
@@ -139,7 +141,7 @@ class RedisOwners:
     def alive_node(self, node: str) -> bool:
         if time.monotonic() < self._blind_until:
             return True
-        return node in self._live and node not in self._gone
+        return node not in self._stale and node not in self._gone
 
     def alive(self, key: str) -> bool:
         return self.alive_node(key.partition("/")[0])

@@ -440,6 +440,7 @@ class RoomRuntime:
             await asyncio.sleep(1.0)
             for code, members in list(self._presence.items()):
                 for key in [k for k in members if not self.owners.alive(k)]:
+                    log.info("room %s: connection %s was on a node that is gone", code, key)
                     await self._quietly(code, "drop", {"key": key})
 
 

