@@ -85,7 +85,6 @@ SAMPLE = """\
 
 ```sh
 snakes replay --players 2 --rolls 6,3,2
-snakes board --json
 ```
 
 <!-- skip: next "starts a server" -->
@@ -130,7 +129,7 @@ def test_a_correct_page_passes_and_an_illustration_is_not_run(tmp_path: Path) ->
     ("good", "broken"),
     [
         ("--rolls 6,3,2", "--rolls 6,3,x"),  # exits 2
-        ("snakes board --json", "snakes bored --json"),  # no such command
+        ("snakes replay --players 2 --rolls 6", "snakes relay --players 2 --rolls 6"),
         ('{"positions": [38, 0], ...}', '{"positions": [1, 0], ...}'),  # prints otherwise
         ("[2]", "[0]"),  # another exit status
     ],
@@ -160,6 +159,13 @@ def test_the_shape_check_fails_output_that_drifted(
     ran = Ran(command, command, 0, stdout, "", tmp_path)
     check_shape(ran)
     assert any(problem in p for p in ran.problems), ran.problems
+
+
+def test_a_server_command_is_never_run_even_unmarked(tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    page = "```sh\nsnakes serve --port 1\n```\n"
+    failures = run_sample(page, tmp_path)
+    assert len(failures) == 1 and "starts a server" in failures[0]
 
 
 def test_the_user_data_folder_is_never_used(tmp_path: Path) -> None:
