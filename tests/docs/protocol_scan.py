@@ -146,13 +146,16 @@ def section(text: str, heading: str) -> str:
 
 
 def table(text: str) -> list[list[str]]:
-    """The body rows of every Markdown table in ``text``, as lists of cells."""
+    """The body rows of every Markdown table in ``text`` (headers left out), as cells."""
+    lines = text.splitlines()
     rows = []
-    for line in text.splitlines():
-        if not line.startswith("|") or re.fullmatch(r"\|[-:| ]+\|", line.strip()):
+    for index, line in enumerate(lines):
+        following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+        is_header = re.fullmatch(r"\|[-:| ]+\|", following) is not None
+        if not line.startswith("|") or is_header or re.fullmatch(r"\|[-:| ]+\|", line.strip()):
             continue
         rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return [row for row in rows if row[0] not in ("type", "code", "method and path")]
+    return rows
 
 
 def names(cell: str) -> list[str]:

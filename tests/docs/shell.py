@@ -37,7 +37,7 @@ from typing import Any
 from sybil import Example
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES_CAP = {"engine": 200, "fast": 50_000}
+GAMES_CAP = {"engine": 50, "fast": 50_000}
 """The most games a docs command plays through the engine, and with ``--fast``."""
 TIMEOUT = 30.0
 _CHECKER = doctest.OutputChecker()

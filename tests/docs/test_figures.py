@@ -1,0 +1,120 @@
+"""Figures in the docs that the code computes exactly are checked against the code.
+
+Measured figures (speeds, simulated means) name the command that produced them; the
+exact ones (Markov chain, board catalogue) must equal what the code computes now, and
+every test that RULES.md names as the proof of a rule must exist.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from snakes.analysis import turns_law
+from snakes.analysis.odds import analyze
+from snakes.engine import JUNGLE, Rules
+from snakes.server.boards import board_catalogue
+from tests.docs.protocol_scan import section, table
+
+ROOT = Path(__file__).resolve().parents[2]
+HOUSE_RULES = {
+    "exact finish, six again (default)": Rules(),
+    "exact finish, six again": Rules(),
+    "exact finish, no six again": Rules(six_again=False),
+    "no exact finish, six again": Rules(exact_finish=False),
+    "neither": Rules(exact_finish=False, six_again=False),
+}
+
+
+def number(cell: str) -> float:
+    return float(cell.strip("*% ").replace(",", ""))
+
+
+def test_odds_md_exact_figures_are_the_chains() -> None:
+    text = (ROOT / "docs" / "ODDS.md").read_text()
+    rows = table(section(text, "### Figures (jungle board, seat 1 first)"))
+    assert len(rows) == 4
+    for name, mean, sd, median, p10, p90, *wins in rows:
+        law = turns_law(JUNGLE, HOUSE_RULES[name])
+        assert (number(mean), number(sd)) == (round(law.mean, 3), round(law.sd, 2)), name
+        assert (number(median), number(p10), number(p90)) == (law.median, law.p10, law.p90)
+        if wins and wins[0]:
+            chances = analyze(JUNGLE, HOUSE_RULES[name], players=2).win_chance
+            assert number(wins[0]) == round(100 * chances[0], 2), name
+
+
+def test_odds_md_long_runs_quote_the_exact_means() -> None:
+    text = (ROOT / "docs" / "ODDS.md").read_text()
+    rows = table(section(text, "### Checked against the exact analysis"))
+    assert len(rows) == 4
+    for name, exact, *_ in rows:
+        assert number(exact) == round(turns_law(JUNGLE, HOUSE_RULES[name]).mean, 3), name
+
+
+def test_readme_quotes_the_exact_means_that_analyze_gives() -> None:
+    text = (ROOT / "README.md").read_text()
+    quoted = re.search(
+        r"gives the exact figures these estimate: ([\d.,\s]+and\s+[\d.]+) turns", text
+    )
+    assert quoted is not None
+    figures = [float(f) for f in re.findall(r"\d+\.\d+", quoted[1])]
+    order = [
+        "exact finish, six again",
+        "exact finish, no six again",
+        "no exact finish, six again",
+        "neither",
+    ]
+    assert figures == [round(turns_law(JUNGLE, HOUSE_RULES[n]).mean, 2) for n in order]
+
+
+def test_boards_md_table_is_the_catalogue() -> None:
+    text = (ROOT / "docs" / "BOARDS.md").read_text()
+    rows = {row[0].strip("`"): row[1:7] for row in table(section(text, "## Shipped boards"))}
+    catalogue = {
+        entry["name"]: [
+            entry["ladders"],
+            entry["snakes"],
+            entry["mean_turns"],
+            entry["median_turns"],
+            entry["p10_turns"],
+            entry["p90_turns"],
+        ]
+        for entry in board_catalogue()
+    }
+    assert {name: [number(c) for c in cells] for name, cells in rows.items()} == catalogue
+
+
+def _tests_in(path: Path) -> set[str]:
+    module = ast.parse(path.read_text())
+    return {
+        node.name
+        for node in ast.walk(module)
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+    }
+
+
+def test_every_test_rules_md_names_exists() -> None:
+    text = (ROOT / "docs" / "RULES.md").read_text()
+    prefixes = dict(re.findall(r"^\| `(\w)::` \| `([^`]+)::` ", text, re.MULTILINE))
+    assert set(prefixes) >= {"H", "S", "B", "R", "P"}
+    named = re.findall(r"`(\w)::(test_\w+)", text)
+    assert len(named) > 50
+    missing = [f"{p}::{name}" for p, name in named if name not in _tests_in(ROOT / prefixes[p])]
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", ["README.md", "CLI.md", "ODDS.md", "BENCHMARKS.md"])
+def test_speed_figures_name_their_command(name: str) -> None:
+    """A games-per-second or times-faster figure has a command or bench script near it."""
+    path = ROOT / name if name == "README.md" else ROOT / "docs" / name
+    paragraphs = re.split(r"\n\s*\n", path.read_text())
+    for index, paragraph in enumerate(paragraphs):
+        if re.search(
+            r"\d[\d,.]*\s*(\N{MULTIPLICATION SIGN}|times faster|games/s|games per second)",
+            paragraph,
+        ):
+            near = "\n".join(paragraphs[max(0, index - 2) : index + 3])
+            assert re.search(r"bench/\w+\.py|snakes simulate|`snakes ", near), paragraph
