@@ -176,8 +176,6 @@ def test_the_user_data_folder_is_never_used(tmp_path: Path) -> None:
 
 
 def test_long_runs_are_bounded() -> None:
-    assert (
-        bound("snakes simulate --games 200000 --seed 1") == "snakes simulate --games 50 --seed 1"
-    )
+    assert bound("snakes simulate --games 200000 --seed 1") == "snakes simulate --games 50 --seed 1"
     assert bound("snakes simulate --fast --games 1000000") == "snakes simulate --fast --games 50000"
     assert bound("snakes simulate --games 30") == "snakes simulate --games 30"

@@ -70,6 +70,26 @@ def test_readme_quotes_the_exact_means_that_analyze_gives() -> None:
     assert figures == [round(turns_law(JUNGLE, HOUSE_RULES[n]).mean, 2) for n in order]
 
 
+def test_readme_simulated_means_agree_with_the_exact_ones() -> None:
+    """The README's table was measured (its commands follow it); it must fit the chain."""
+    text = (ROOT / "README.md").read_text()
+    games = int(re.search(r"Measured with ([\d,]+)\s+games each", text)[1].replace(",", ""))  # type: ignore[index]
+    cells = re.findall(
+        r"([\d.]+)\*{0,2} turns \(median (\d+)\)", section(text, "## How long is a game?")
+    )
+    order = [
+        "exact finish, six again",
+        "exact finish, no six again",
+        "no exact finish, six again",
+        "neither",
+    ]
+    assert len(cells) == 4
+    for name, (mean, median) in zip(order, cells, strict=True):
+        law = turns_law(JUNGLE, HOUSE_RULES[name])
+        assert abs(float(mean) - law.mean) < 4 * law.sd / games**0.5, name
+        assert int(median) == law.median, name
+
+
 def test_boards_md_table_is_the_catalogue() -> None:
     text = (ROOT / "docs" / "BOARDS.md").read_text()
     rows = {row[0].strip("`"): row[1:7] for row in table(section(text, "## Shipped boards"))}
