@@ -16,6 +16,8 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 
+from snakes.server.app import create_app
+from snakes.server.settings import Settings
 from snakes.server.transport.protocol_schema import CLIENT_MODELS, SERVER_MODELS
 from tests.docs.protocol_scan import SRC, Protocol, fields_of, names, scan, section, table
 from tests.support.client import GameClient
@@ -105,6 +107,26 @@ def test_the_schema_covers_every_message_type_the_docs_name() -> None:
     docs = Documented(DOC.read_text())
     assert set(CLIENT_MODELS) == set(docs.client)
     assert set(SERVER_MODELS) == set(docs.server)
+
+
+def documented_routes(text: str) -> set[str]:
+    rows = table(section(text, "## HTTP API"))
+    return {
+        re.sub(r"\?.*", "", route)
+        for row in rows
+        for route in names(row[0])
+        if re.match(r"(GET|POST|PUT|PATCH|DELETE) /", route)
+    }
+
+
+def test_the_http_table_lists_exactly_the_apps_routes(tmp_path: Path) -> None:
+    app = create_app(Settings(data_dir=tmp_path))
+    served = {
+        f"{method.upper()} {path}"
+        for path, methods in app.openapi()["paths"].items()
+        for method in methods
+    }
+    assert documented_routes(DOC.read_text()) == served
 
 
 # ---- the check fails when the code grows without the docs ------------------------------
