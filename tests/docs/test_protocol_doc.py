@@ -88,7 +88,8 @@ def differences(code: Protocol, docs: Documented) -> list[str]:
 
 
 def test_protocol_md_lists_exactly_what_the_code_sends_and_accepts() -> None:
-    assert differences(scan(), Documented(DOC.read_text())) == []
+    problems = differences(scan(), Documented(DOC.read_text()))
+    assert not problems, "\n".join(problems)
 
 
 def test_the_scan_finds_what_it_must() -> None:
