@@ -18,6 +18,7 @@ import pytest
 
 from snakes.server.app import create_app
 from snakes.server.settings import Settings
+from snakes.server.transport.api import CreateRoom, SeatIn
 from snakes.server.transport.protocol_schema import CLIENT_MODELS, SERVER_MODELS
 from tests.docs.protocol_scan import SRC, Protocol, fields_of, names, scan, section, table
 from tests.support.client import GameClient
@@ -218,3 +219,12 @@ def test_the_server_publishes_the_schema_and_its_messages_fit_it(
     for message in messages:
         errors = [e.message for e in server_side.iter_errors(message)]
         assert errors == [], (message["type"], errors)
+
+
+def test_the_create_room_example_has_exactly_the_models_fields() -> None:
+    text = DOC.read_text()
+    example = text.split("`CreateRoom`:", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    top = set(re.findall(r'^  "(\w+)":', example, re.MULTILINE))
+    seat = set(re.findall(r'"(\w+)":', re.search(r'"seats": \[(\{.*?\})\]', example)[1]))  # type: ignore[index]
+    assert top == set(CreateRoom.model_fields)
+    assert seat == set(SeatIn.model_fields)
