@@ -77,9 +77,13 @@ def test_ai_seats_roll_by_themselves_after_a_pause(server: ServerProcess) -> Non
         device.hello(str(created["code"]), str(created["secret"]))
         server.script_dice(2, 4)
         device.roll(0)
+        rolled_at = device.version
         # The AI waits for its pause on the server's clock; nothing happens until it passes.
+        # Ask the server (not the device's copy, which only changes when a message comes).
         server.advance(0.01)
-        assert device.room is not None and device.room["turn"] == 1
+        room = server.get(f"/api/rooms/{created['code']}")
+        assert room["turn"] == 1 and room["version"] == rolled_at
+        assert room["seats"][1]["square"] == 0
         server.advance(1.0)
         update = device.wait_for(lambda m: m["type"] == "update" and bool(m["events"]))
         assert update["events"][0] == {"type": "rolled", "seat": 1, "value": 4, "bonus": False}

@@ -13,7 +13,11 @@ from typing import Protocol
 
 class Clock(Protocol):
     def now(self) -> float:
-        """Seconds on a monotonic scale."""
+        """Seconds on this clock's scale: only differences between two readings mean anything.
+
+        :class:`SystemClock` is monotonic; :class:`WallClock` is the system's wall clock
+        (seconds since the epoch), which NTP or an operator may step back or forward.
+        """
         ...
 
     async def wait(self, delay: float | None, wake: asyncio.Event) -> None:
@@ -33,7 +37,10 @@ class SystemClock:
 
 
 class WallClock(SystemClock):
-    """Seconds since the epoch: nodes sharing Redis read the same time (NTP keeps it close)."""
+    """Seconds since the epoch: nodes sharing Redis read the same time (NTP keeps it close).
+
+    Not monotonic: a step of the system clock moves every deadline kept on it.
+    """
 
     def now(self) -> float:
         return time.time()
