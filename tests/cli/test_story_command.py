@@ -56,9 +56,8 @@ def test_replay_of_a_record_as_json_is_the_story_and_plots_a_png(tmp_path: Path)
 def test_replay_wants_rolls_or_a_record_and_refuses_a_bad_record(tmp_path: Path) -> None:
     assert run("replay").exit_code == 2
     bad = tmp_path / "bad.json"
-    bad.write_text(
-        '{"seats": [{"name": "A"}, {"name": "B"}], "actions": [{"type": "roll", "seat": 1, "value": 3}]}'
-    )
+    actions = [{"type": "roll", "seat": 1, "value": 3}]
+    bad.write_text(json.dumps({"seats": [{"name": "A"}, {"name": "B"}], "actions": actions}))
     result = run("replay", "--record", str(bad))
     assert result.exit_code == 2 and "does not replay" in result.output
     assert run("replay", "--rolls", "1", "--plot", str(tmp_path / "x.png")).exit_code == 2
