@@ -58,10 +58,12 @@ def test_the_story_of_a_finished_game_is_its_record_replayed_with_exact_odds(
 def test_the_service_worker_manifest_and_shell_are_served_for_the_whole_site(
     server: ServerProcess,
 ) -> None:
-    status, body, headers = server.raw("/sw.js")
+    status, body, raw = server.raw("/sw.js")
+    headers = {k.lower(): v for k, v in raw.items()}
     assert status == 200 and headers["content-type"].startswith("text/javascript")
-    assert headers["Service-Worker-Allowed"] == "/" and b"/api/" in body
-    status, body, headers = server.raw("/manifest.webmanifest")
+    assert headers["service-worker-allowed"] == "/" and b"/api/" in body
+    status, body, raw = server.raw("/manifest.webmanifest")
+    headers = {k.lower(): v for k, v in raw.items()}
     assert status == 200 and headers["content-type"] == "application/manifest+json"
     shell = server.get("/shell.json")
     assert "/" in shell["files"] and "/static/js/main.js" in shell["files"]
