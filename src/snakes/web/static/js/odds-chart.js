@@ -31,7 +31,7 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
   // Sized near the pixels it gets (a side panel, a result card), so its text stays readable.
   const width = compact ? 420 : 400;
   const height = compact ? 170 : 270;
-  const pad = { left: compact ? 42 : 52, right: compact ? 18 : 20, top: compact ? 12 : 24, bottom: compact ? 12 : 34 };
+  const pad = { left: compact ? 48 : 52, right: compact ? 18 : 20, top: compact ? 12 : 24, bottom: compact ? 12 : 34 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const win = story.kind === "win";
