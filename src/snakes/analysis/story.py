@@ -40,7 +40,7 @@ from snakes.engine.record import GameRecord, start_state
 KEY_MOMENTS = 5
 """At most this many jumps are marked as the moments that swung the game."""
 
-KEY_SWING = {"win": 0.05, "place": 0.25}
+KEY_SWING = {"win": 0.03, "place": 0.1}
 """A jump is only a turning point if it moved its seat's odds at least this much."""
 
 

@@ -18,6 +18,10 @@ def _figure(kind: str, value: float) -> str:
     return f"{value:.1%}" if kind == "win" else f"{value:.2f}"
 
 
+def _better(swing: float) -> str:
+    return "better" if swing <= 0 else "worse"
+
+
 def print_story(path: Path, *, plot: Path | None, as_json: bool) -> None:
     """Print every move of the record at ``path`` and each seat's odds after it."""
     from snakes.analysis import UnfinishableBoard  # noqa: PLC0415 - numpy loads on demand
@@ -83,7 +87,7 @@ def print_story(path: Path, *, plot: Path | None, as_json: bool) -> None:
             change = (
                 f"{sign}{abs(moment.swing):.1%} chance to win"
                 if kind == "win"
-                else f"{sign}{abs(moment.swing):.2f} places"
+                else f"expected place {abs(moment.swing):.2f} {_better(moment.swing)}"
             )
             console.print(
                 f"  move {moment.step}: {names[moment.seat]}, {moment.kind} "

@@ -71,10 +71,14 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
   seats.forEach((seat, index) => {
     const look = colour(seat.colour);
     const points = steps.map((step, i) => `${x(i).toFixed(1)},${y(step.odds[index]).toFixed(1)}`).join(" ");
+    const dash = DASHES[index % DASHES.length] || null;
+    // A dark edge under each line, so light colours (yellow) stand out on the cream.
     lines.append(s("polyline", {
+      class: "chart-line-edge", points, fill: "none", stroke: "#3b2410", "stroke-width": compact ? 4.5 : 5,
+      "stroke-dasharray": dash, "stroke-linejoin": "round", opacity: 0.85,
+    }), s("polyline", {
       class: "chart-line", points, fill: "none", stroke: look.fill, "stroke-width": compact ? 2.5 : 3,
-      "stroke-dasharray": DASHES[index % DASHES.length] || null, "stroke-linejoin": "round",
-      "data-seat": String(index),
+      "stroke-dasharray": dash, "stroke-linejoin": "round", "data-seat": String(index),
     }));
     const end = steps[steps.length - 1].odds[index];
     lines.append(

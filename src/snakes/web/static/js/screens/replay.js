@@ -212,7 +212,7 @@ export function mount(root, route, ctx) {
       const seat = story.seats[moment.seat];
       const change = story.kind === "win"
         ? `${moment.swing >= 0 ? "+" : "−"}${formatOdds("win", Math.abs(moment.swing))}`
-        : `${moment.swing <= 0 ? "−" : "+"}${Math.abs(moment.swing).toFixed(2)} places`;
+        : `expected place ${Math.abs(moment.swing).toFixed(2)} ${moment.swing <= 0 ? "better" : "worse"}`;
       const text = `Move ${moment.step}: ${seat.name} ${moment.kind === "ladder" ? "climbed" : "slid"} ${moment.start}→${moment.end} (${change})`;
       return h("li", {},
         h("button", { class: `button button-ghost replay-moment replay-moment-${moment.kind}`, type: "button", dataset: { testid: "replay-moment", step: String(moment.step) }, on: { click: () => jump(moment.step) } },
