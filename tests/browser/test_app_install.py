@@ -110,6 +110,9 @@ def test_with_the_server_stopped_a_reload_shows_the_no_connection_screen(
         page.wait_for_selector("[data-testid=offline]")
         assert page.get_by_role("heading", name="No connection").is_visible()
         assert serious_violations(page) == []
+        # Game state never comes from the cache: with the server gone, the API is gone.
+        answer = page.evaluate("() => fetch('/api/boards').then(() => 'served', () => 'failed')")
+        assert answer == "failed"
         snap(page, "offline")
         server.start()
         # It keeps asking; once the server answers, the game opens by itself.

@@ -129,6 +129,11 @@ def test_the_replay_steps_to_the_ladder_and_shows_the_engines_board(
     page.get_by_test_id("replay-moment").first.click()
     expect(replay).to_have_attribute("data-step", str(LADDER_MOVE))
 
+    # And back to the results, where "Play again" still works.
+    page.get_by_test_id("replay-results").click()
+    expect(page.get_by_test_id("result-row")).to_have_count(2)
+    expect(page.get_by_test_id("play-again")).to_be_visible()
+
 
 @pytest.mark.parametrize("width,height", [(360, 640), (1440, 900)])
 def test_the_replay_and_its_controls_work_at_phone_and_desktop_size(

@@ -31,7 +31,7 @@ STORY_DIGITS = 4
 """Odds travel rounded: 4 decimals (a chance to 0.01%, an expected place to 1/10000)."""
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
 def story_data(record_text: str) -> dict[str, Any]:
     """The story of one record, as JSON. A finished game's record never changes: cached."""
     story = game_story(GameRecord.from_json(record_text)).to_data()

@@ -91,7 +91,15 @@ async function start(event) {
   event.waitUntil(refresh(shell).catch(() => null));
   if (!page) return fetch(event.request);
   if (event.resultingClientId) pinned.set(event.resultingClientId, name);
+  event.waitUntil(forgetClosedPages());
   return page;
+}
+
+async function forgetClosedPages() {
+  const open = new Set((await self.clients.matchAll({ includeUncontrolled: true })).map((client) => client.id));
+  for (const id of pinned.keys()) {
+    if (!open.has(id)) pinned.delete(id);
+  }
 }
 
 async function offline() {
