@@ -142,6 +142,8 @@ def test_the_replay_and_its_controls_work_at_phone_and_desktop_size(
     page = story_page
     page.set_viewport_size({"width": width, "height": height})
     code = play_scripted_game(page, server)
+    expect(page.get_by_test_id("odds-chart-mini")).to_be_visible()
+    assert serious_violations(page) == []
     page.goto(f"/#/replay/{code}/1")
     replay = page.locator("[data-screen=replay]")
     expect(replay).to_have_attribute("data-step", "0")
