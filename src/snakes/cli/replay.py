@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import click
 
@@ -37,19 +38,60 @@ def _parse_rolls(text: str) -> list[int]:
 @click.command()
 @players_option(default=2)
 @rule_options
-@click.option("--rolls", required=True, help="Die values in the order they were rolled: 6,6,4,...")
+@click.option("--rolls", default=None, help="Die values in the order they were rolled: 6,6,4,...")
 @click.option(
-    "--json", "as_json", is_flag=True, help="End with one JSON object of the final state."
+    "--record",
+    "record_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Replay a game record (a downloaded snakes-CODE.json) instead: every move with "
+    "each seat's exact chance to win (Last One Standing: expected place) after it.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    metavar="FILE.png",
+    help="With --record: also draw each seat's odds after every move into a PNG file.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="End with one JSON object of the final state (with --record: the whole story).",
 )
 def replay(
-    players: int, mode: str, no_exact_finish: bool, no_six_again: bool, rolls: str, as_json: bool
+    players: int,
+    mode: str,
+    no_exact_finish: bool,
+    no_six_again: bool,
+    rolls: str | None,
+    record_file: Path | None,
+    plot: Path | None,
+    as_json: bool,
 ) -> None:
     """Play the given rolls in order from the start; print each event, then the final state.
 
     The seat to roll next always rolls the next value. A roll the rules forbid at that
     point (0, 7, a third six in one turn, a roll after the game is over) stops the replay
     with status 2.
+
+    With --record FILE, replay a game record instead: the record's own table, rules and
+    board; after every move, each seat's exact odds, and the moments that swung the game.
     """
+    if rolls is None and record_file is None:
+        raise click.UsageError("Missing option '--rolls' (or --record FILE).")
+    if rolls is not None and record_file is not None:
+        raise click.UsageError("give --rolls or --record FILE, not both")
+    if record_file is not None:
+        from snakes.cli.story import print_story  # noqa: PLC0415 - numpy loads on demand
+
+        print_story(record_file, plot=plot, as_json=as_json)
+        return
+    if plot is not None:
+        raise click.UsageError("--plot needs --record FILE")
+    assert rolls is not None
     values = _parse_rolls(rolls)
     names = [f"Player {n}" for n in range(1, players + 1)]
     state = new_game(players, rules_from(mode, no_exact_finish, no_six_again))

@@ -30,7 +30,7 @@ from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.owners import LocalOwners, Owners
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
-from snakes.server.transport import api, protocol_schema
+from snakes.server.transport import api, protocol_schema, story
 from snakes.server.transport.limits import LookupLimiter
 from snakes.server.transport.protocol import ProtocolError
 from snakes.server.transport.ws import serve_connection
@@ -135,6 +135,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "runtime", None))
     app.include_router(api.router)
     app.include_router(protocol_schema.router)
+    app.include_router(story.router)
     if hooks is not None:
         app.include_router(hooks.router)
     if settings.debug_stats:

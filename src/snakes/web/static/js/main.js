@@ -12,6 +12,7 @@ import * as content from "./screens/content.js";
 import * as settingsScreen from "./screens/settings-screen.js";
 import * as online from "./screens/online.js";
 import * as verify from "./screens/verify.js";
+import * as replay from "./screens/replay-route.js";
 
 const ROUTES = {
   "": home,
@@ -23,9 +24,10 @@ const ROUTES = {
   settings: settingsScreen,
   online,
   verify,
+  replay,
 };
 // Screens that keep the room's connection open while moving between each other.
-const SESSION_SCREENS = new Set(["game", "result", "online"]);
+const SESSION_SCREENS = new Set(["game", "result", "online", "replay"]);
 
 const app = document.getElementById("app");
 let active = null; // {name, path, cleanup, guard}

@@ -10,6 +10,7 @@ import { recordUrl } from "../api.js";
 import { isOver } from "./game.js";
 import { sound } from "../sound.js";
 import { announcer } from "../announcer.js";
+import { storyPanel } from "../story-panel.js";
 
 const STATUS_TEXT = {
   finished: "Finished",
@@ -100,6 +101,7 @@ export function mount(root, route, ctx) {
       h("section", { class: "panel-card result-card", "aria-labelledby": "result-heading" },
         h("h2", { id: "result-heading", class: "panel-heading" }, classic ? "The race" : "Finishing order"),
         list),
+      storyPanel(code, room.game_number),
       status,
       h("div", { class: "form-actions result-actions" },
         h("button", { class: "button button-secondary", type: "button", dataset: { testid: "result-home" }, on: { click: goHome } }, "Home"),

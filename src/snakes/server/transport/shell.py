@@ -1,0 +1,69 @@
+"""The installable app: its manifest, its service worker and the list of the app shell.
+
+The service worker (``/sw.js``, served from the root so its scope is the whole site)
+caches the files this list names, and only those: the page and ``/static/``. Game state
+(``/api/``, ``/ws``) is never cached. ``version`` is a hash of every shell file, so a new
+deployment is a new version, which the worker fetches in the background and uses from
+the next start.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, JSONResponse
+
+router = APIRouter()
+
+NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+def static_dir() -> Path:
+    """The page's files, shipped as package data (as the app serves them)."""
+    return Path(str(resources.files("snakes") / "web" / "static"))
+
+
+@functools.lru_cache(maxsize=1)
+def shell_files() -> dict[str, Any]:
+    """Every file of the page, by URL, and a version that changes when any of them does."""
+    root = static_dir()
+    digest = hashlib.sha256()
+    files = ["/"]
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = path.relative_to(root).as_posix()
+        if relative.startswith(".") or "/." in relative or path.suffix in (".map", ".pyc"):
+            continue
+        files.append(f"/static/{relative}")
+        digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+    return {"version": digest.hexdigest()[:16], "files": files}
+
+
+@router.get("/shell.json", include_in_schema=False)
+def get_shell() -> JSONResponse:
+    """The app shell the service worker keeps: its version and its files."""
+    return JSONResponse(shell_files(), headers={"Cache-Control": "no-store"})
+
+
+@router.get("/sw.js", include_in_schema=False)
+def get_service_worker() -> FileResponse:
+    """The service worker, at the root: its scope is the whole game."""
+    return FileResponse(
+        static_dir() / "sw.js",
+        media_type="text/javascript",
+        headers={**NO_CACHE, "Service-Worker-Allowed": "/"},
+    )
+
+
+@router.get("/manifest.webmanifest", include_in_schema=False)
+def get_manifest() -> FileResponse:
+    """The web app manifest: name, icons, colours, standalone display, start URL."""
+    return FileResponse(
+        static_dir() / "manifest.webmanifest",
+        media_type="application/manifest+json",
+        headers=NO_CACHE,
+    )

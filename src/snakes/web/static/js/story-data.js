@@ -1,0 +1,38 @@
+// The story of a finished game, from one call: GET /api/rooms/{code}/story[?game=N].
+// Every position and every seat's odds after each move come from the server's engine;
+// the replay and the chart only draw them. Asked once per game and kept for the visit.
+
+import { ApiError } from "./api.js";
+
+const stories = new Map();
+
+export function storyUrl(code, game = null) {
+  const query = Number.isInteger(game) && game > 0 ? `?game=${game}` : "";
+  return `/api/rooms/${encodeURIComponent(code)}/story${query}`;
+}
+
+/** The story of game `game` of room `code` (its last finished game when null). */
+export function getStory(code, game = null) {
+  const url = storyUrl(code, game);
+  if (!stories.has(url)) {
+    const pending = load(url);
+    stories.set(url, pending);
+    pending.catch(() => stories.delete(url));
+  }
+  return stories.get(url);
+}
+
+async function load(url) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  } catch {
+    throw new ApiError("network", "Could not reach the game server. Check your connection and try again.");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const err = data && data.error;
+    throw new ApiError(String((err && err.code) || `http_${response.status}`), (err && err.message) || `The server answered ${response.status}.`, response.status);
+  }
+  return data;
+}

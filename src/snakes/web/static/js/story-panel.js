@@ -1,0 +1,24 @@
+// The result screen's "story of the game": a small chart of each seat's odds after every
+// move and "Watch the replay". The chart's code loads once the result is on screen.
+
+import { h } from "./dom.js";
+
+export function storyPanel(code, game) {
+  const number = Number.isInteger(game) && game > 0 ? game : null;
+  const href = `#/replay/${encodeURIComponent(code)}${number ? `/${number}` : ""}`;
+  const chartArea = h("div", { class: "story-mini-chart" }, h("p", { class: "hint" }, "Drawing the odds…"));
+  const panel = h("section", { class: "panel-card story-mini", "aria-labelledby": "story-heading", dataset: { testid: "story-panel" } },
+    h("h2", { id: "story-heading", class: "panel-heading" }, "The story of the game"),
+    chartArea,
+    h("a", { class: "button button-secondary story-replay", href, dataset: { testid: "watch-replay" } }, "Watch the replay"));
+  Promise.all([import("./story-data.js"), import("./odds-chart.js")])
+    .then(([data, charts]) => data.getStory(code, number).then((story) => {
+      const chart = charts.oddsChart(story, { compact: true });
+      chart.setCursor(story.steps.length - 1);
+      chartArea.replaceChildren(chart.el);
+    }))
+    .catch(() => {
+      chartArea.replaceChildren(h("p", { class: "hint" }, "The chart of this game is not available."));
+    });
+  return panel;
+}
