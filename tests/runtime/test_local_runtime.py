@@ -215,3 +215,29 @@ def test_sqlite_errors_never_escape_the_store_unwrapped(tmp_path: Path) -> None:
     _free(log)
     assert run(log.probe()) is True
     log.close()
+
+
+def test_rooms_that_commit_together_share_one_transaction_and_each_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        log = SQLiteLog.in_folder(tmp_path)
+        async with Table(log) as table:
+            tables = [await table.online(2) for _ in range(8)]
+            group = table.runtime.backend.group  # type: ignore[attr-defined]
+            before = group.transactions
+            table.script(*([3] * 8))
+            await asyncio.gather(*(players[0].roll(0) for _, players in tables))
+            assert group.transactions == before + 1  # eight rolls, one transaction
+            for code, players in tables:
+                assert log.action_log(code) == [(1, 1, {"type": "roll", "seat": 0, "value": 3})]
+                assert players[1].inbox()[-1]["room"]["version"] == 1  # told after it
+            _fill(log)
+            table.script(*([2] * 8))
+            answers = await asyncio.gather(
+                *(players[1].roll(1) for _, players in tables), return_exceptions=True
+            )
+            assert all(isinstance(a, ProtocolError) and a.code == "unavailable" for a in answers)
+            assert all(len(log.action_log(code)) == 1 for code, _ in tables)
+
+    run(scenario())

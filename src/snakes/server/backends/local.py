@@ -24,6 +24,7 @@ log = logging.getLogger("snakes.backend")
 
 class LocalLog(RoomLog, Protocol):
     def write(self, room: Room, work: Work, *, created: bool) -> bool: ...
+    def write_many(self, changes: list[tuple[Room, Work, bool]]) -> list[bool]: ...
     def close(self) -> None: ...
 
 
@@ -98,10 +99,44 @@ class LocalPresence:
         return {}
 
 
+class GroupCommit:
+    """Changes of the rooms that commit in the same turn of the event loop are written in
+    one transaction. Each caller still waits until its own change is durable."""
+
+    def __init__(self, room_log: LocalLog) -> None:
+        self._log = room_log
+        self._pending: list[tuple[Room, Work, bool, asyncio.Future[bool]]] = []
+        self.transactions = 0
+        self.changes = 0
+
+    async def write(self, room: Room, work: Work, created: bool) -> bool:
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((room, work, created, future))
+        if len(self._pending) == 1:
+            asyncio.get_running_loop().call_soon(self._flush)
+        return await future
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        self.transactions += 1
+        self.changes += len(batch)
+        try:
+            answers = self._log.write_many([(r, w, c) for r, w, c, _ in batch])
+        except Exception as error:  # StoreUnavailable: every change in the group failed
+            for *_, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for (*_, future), answer in zip(batch, answers, strict=True):
+            if not future.done():
+                future.set_result(answer)
+
+
 class LocalBackend:
     def __init__(self, room_log: LocalLog, clock: Clock, hub: Hub) -> None:
         self.clock = clock
         self.log: LocalLog = room_log
+        self.group = GroupCommit(room_log)
         self.bus = LocalBus(hub)
         self.timers = LocalTimers(clock)
         self.presence = LocalPresence()
@@ -113,7 +148,7 @@ class LocalBackend:
         self.log.close()
 
     async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
-        if work.durable and not self.log.write(room, work, created=created):
+        if work.durable and not await self.group.write(room, work, created):
             return False
         self.timers.apply(room.code, work.timers)
         self.bus.deliver(room.code, work.messages, room)

@@ -66,6 +66,9 @@ class MemoryLog:
     async def probe(self) -> bool:
         return True
 
+    def write_many(self, changes: list[tuple[Room, Work, bool]]) -> list[bool]:
+        return [self.write(room, work, created=created) for room, work, created in changes]
+
     def write(self, room: Room, work: Work, *, created: bool) -> bool:
         if created and room.code in self.rows:
             return False

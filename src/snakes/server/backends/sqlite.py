@@ -151,34 +151,47 @@ class SQLiteLog:
 
         False if ``created`` and the code is taken. Raises :class:`StoreUnavailable`.
         """
+        return self.write_many([(room, work, created)])[0]
 
-        def write() -> bool:
+    def write_many(self, changes: list[tuple[Room, Work, bool]]) -> list[bool]:
+        """Several rooms' changes in one transaction (a group commit): one wait for the
+        disk instead of one per room. Each change is all-or-nothing with the others;
+        a created room whose code is taken is answered False and writes nothing."""
+
+        def write() -> list[bool]:
+            answers = []
             with self._transaction():
-                if created and self._exists(room.code):
-                    return False
-                if work.delete:
-                    self._db.execute("DELETE FROM actions WHERE code = ?", (room.code,))
-                    self._db.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
-                else:
-                    first_seq = room.version - len(work.actions) + 1
-                    self._db.executemany(
-                        "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
-                        [
-                            (room.code, first_seq + i, room.game_number, _dump(action_to_data(a)))
-                            for i, a in enumerate(work.actions)
-                        ],
-                    )
-                    self._save_room(room)
-                if work.record is not None:
-                    game, record = work.record
-                    self._db.execute(
-                        "INSERT OR REPLACE INTO records (code, game, finished_at, record)"
-                        " VALUES (?, ?, ?, ?)",
-                        (room.code, game, room.touched_at, record),
-                    )
-                return True
+                for room, work, created in changes:
+                    if created and self._exists(room.code):
+                        answers.append(False)
+                        continue
+                    self._write_one(room, work)
+                    answers.append(True)
+            return answers
 
         return self._guard(write)
+
+    def _write_one(self, room: Room, work: Work) -> None:
+        if work.delete:
+            self._db.execute("DELETE FROM actions WHERE code = ?", (room.code,))
+            self._db.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
+        else:
+            first_seq = room.version - len(work.actions) + 1
+            self._db.executemany(
+                "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
+                [
+                    (room.code, first_seq + i, room.game_number, _dump(action_to_data(a)))
+                    for i, a in enumerate(work.actions)
+                ],
+            )
+            self._save_room(room)
+        if work.record is not None:
+            game, record = work.record
+            self._db.execute(
+                "INSERT OR REPLACE INTO records (code, game, finished_at, record)"
+                " VALUES (?, ?, ?, ?)",
+                (room.code, game, room.touched_at, record),
+            )
 
     def _guard(self, work: Callable[[], T]) -> T:
         try:
