@@ -48,7 +48,14 @@ MiB = 1024 * 1024
 class Phase:
     """One configuration: its servers, the load against them, what was measured."""
 
-    def __init__(self, name: str, args: argparse.Namespace, nodes: int, redis: str | None):
+    def __init__(
+        self,
+        name: str,
+        args: argparse.Namespace,
+        nodes: int,
+        redis: str | None,
+        program: str | None = None,
+    ):
         self.name = name
         self.args = args
         self.servers: list[Server] = []
@@ -62,7 +69,7 @@ class Phase:
         else:
             for _ in range(nodes):
                 env = dict(item.split("=", 1) for item in args.server_env)
-                self.servers.append(Server(*extra, env=env))
+                self.servers.append(Server(*extra, env=env, program=program))
             self.urls = [s.url for s in self.servers]
         self.workers = Workers(args.workers)
         self.rooms = 0
@@ -176,9 +183,16 @@ def _print_details(r: dict[str, Any]) -> None:
             print(f"  server's longest GC pause since start: {pauses}", flush=True)
 
 
-def run_fixed(args: argparse.Namespace, name: str, nodes: int, redis: str | None) -> str:
+def run_fixed(
+    args: argparse.Namespace,
+    name: str,
+    nodes: int,
+    redis: str | None,
+    program: str | None = None,
+    results: list[dict[str, Any]] | None = None,
+) -> str:
     print(f"== {name}: {args.rooms} rooms ({args.rooms * 4} players) ==", flush=True)
-    phase = Phase(name, args, nodes, redis)
+    phase = Phase(name, args, nodes, redis, program)
     try:
         setup = phase.add_rooms(args.rooms)
         print(
@@ -188,6 +202,8 @@ def run_fixed(args: argparse.Namespace, name: str, nodes: int, redis: str | None
         )
         time.sleep(args.warmup)
         result = phase.measure(args.seconds)
+        if results is not None:
+            results.append(result)
         row = _row(name, result, phase.rss_idle)
         print(HEADER + "\n" + row, flush=True)
         _print_details(result)
@@ -237,6 +253,11 @@ def main() -> None:
         "--server-env", action="append", default=[], help="KEY=VALUE for the server processes"
     )
     parser.add_argument("--max-minutes", type=float, default=45, help="hard stop")
+    parser.add_argument(
+        "--yardstick",
+        action="store_true",
+        help="also run bench/yardstick.py (bare Starlette + uvicorn) under the same load",
+    )
     args = parser.parse_args()
     if args.nodes > 1 and not args.redis:
         parser.error("--nodes 2 needs --redis")
@@ -257,6 +278,15 @@ def main() -> None:
         rows.append(run_fixed(args, "1 node, SQLite", 1, None))
         rows.append(run_fixed(args, "1 node, Redis", 1, args.redis))
         rows.append(run_fixed(args, f"{args.nodes} nodes, Redis", args.nodes, args.redis))
+    elif args.yardstick:
+        measured: list[dict[str, Any]] = []
+        rows.append(run_fixed(args, "1 node", 1, None, results=measured))
+        program = str(Path(__file__).with_name("yardstick.py"))
+        rows.append(run_fixed(args, "yardstick", 1, None, program, measured))
+        game, bare = (percentile(r["latencies"], 99) for r in measured)
+        ratio = f"yardstick p99 / game p99 = {bare:.1f} / {game:.1f} ms = {bare / game:.1f}x"
+        rows.append("")
+        rows.append(ratio)
     else:
         rows.append(run_fixed(args, "1 node" + (", Redis" if args.redis else ""), 1, args.redis))
     print("\n## Summary\n")

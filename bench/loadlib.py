@@ -101,7 +101,9 @@ def http_json(method: str, url: str, body: Any = None, timeout: float = 10) -> A
 class Server:
     """One ``snakes serve`` process on a free loopback port."""
 
-    def __init__(self, *extra: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *extra: str, env: dict[str, str] | None = None, program: str | None = None
+    ) -> None:
         self.port = free_port()
         self.data = Path(tempfile.mkdtemp(prefix="snakes-bench-", dir=os.environ.get("BENCH_DATA")))
         self.log_path = self.data / "server.log"
@@ -110,6 +112,8 @@ class Server:
             "--host", "127.0.0.1", "--port", str(self.port), "--data", str(self.data),
             *extra,
         ]  # fmt: skip
+        if program is not None:  # another server (the yardstick) on the same port rules
+            command = [sys.executable, program, "--port", str(self.port)]
         self.command = command
         self._log = self.log_path.open("wb")
         self.process = subprocess.Popen(
