@@ -8,6 +8,8 @@ is never fetched, so it is not counted.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Browser, Response
 
@@ -39,9 +41,63 @@ def test_the_javascript_before_the_first_game_is_under_250_kb(
         start_game(page)
         page.wait_for_load_state("networkidle")
         total = sum(scripts.values())
-        assert any(url.endswith("/static/js/main.js") for url in scripts)
+        assert any(url.endswith("/js/main.js") for url in scripts)
         assert not any("replay.js" in url or "odds-chart.js" in url for url in scripts)
         listing = "\n".join(f"{size:>8} {url}" for url, size in sorted(scripts.items()))
         assert total < BUDGET, f"{total} bytes of JavaScript before the first game:\n{listing}"
+    finally:
+        context.close()
+
+
+TRANSFER_BUDGET = 100 * 1024
+
+
+def test_the_first_load_transfers_under_100_kb_and_a_repeat_visit_only_the_page(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """Issue 13: compressed, versioned files; a repeat visit reuses every one of them.
+
+    Bytes on the wire are Chromium's own count (the DevTools protocol's encoded length),
+    with the service worker blocked so that only the browser's HTTP cache can help.
+    """
+    context = browser.new_context(base_url=web_server.url, service_workers="block")
+    try:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        sent: dict[str, str] = {}
+        cached: set[str] = set()
+        wire: dict[str, float] = {}
+
+        def response(event: dict[str, Any]) -> None:
+            sent[event["requestId"]] = event["response"]["url"]
+            if event["response"].get("fromDiskCache") or event["response"].get("fromPrefetchCache"):
+                cached.add(event["requestId"])
+
+        def finished(event: dict[str, Any]) -> None:
+            wire[event["requestId"]] = event["encodedDataLength"]
+
+        cdp.on("Network.responseReceived", response)
+        cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
+        cdp.on("Network.loadingFinished", finished)
+        use_instant_animations(page)
+        open_setup(page, "ai")
+        start_game(page)
+        page.wait_for_load_state("networkidle")
+        first = {sent.get(i, i): n for i, n in wire.items() if i not in cached}
+        total = sum(n for url, n in first.items() if "/api/" not in url)
+        listing = "\n".join(f"{int(n):>8} {u}" for u, n in sorted(first.items()))
+        assert total < TRANSFER_BUDGET, f"{total:.0f} bytes on the first load:\n{listing}"
+
+        sent.clear(), cached.clear(), wire.clear()
+        page.goto("/")
+        page.wait_for_load_state("networkidle")
+        again = [
+            sent.get(i, i)
+            for i, n in wire.items()
+            if i not in cached and "/api/" not in sent.get(i, "") and n > 0
+        ]
+        paths = sorted({u.replace(web_server.url, "") for u in again})
+        assert paths == ["/"], f"a repeat visit fetched more than the page: {paths}"
     finally:
         context.close()

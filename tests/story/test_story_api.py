@@ -66,7 +66,8 @@ def test_the_service_worker_manifest_and_shell_are_served_for_the_whole_site(
     headers = {k.lower(): v for k, v in raw.items()}
     assert status == 200 and headers["content-type"] == "application/manifest+json"
     shell = server.get("/shell.json")
-    assert "/" in shell["files"] and "/static/js/main.js" in shell["files"]
+    main = f"/static/v{shell['version']}/js/main.js"  # the page asks for versioned URLs
+    assert "/" in shell["files"] and main in shell["files"]
     assert "/static/offline.html" in shell["files"]
     assert not [f for f in shell["files"] if f.startswith(("/api", "/ws"))]
     assert len(shell["version"]) == 16

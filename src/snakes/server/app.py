@@ -14,8 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from snakes import __version__
@@ -30,7 +29,7 @@ from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.owners import LocalOwners, Owners
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
-from snakes.server.transport import api, protocol_schema, story
+from snakes.server.transport import api, protocol_schema, static, story
 from snakes.server.transport.limits import LookupLimiter
 from snakes.server.transport.protocol import ProtocolError
 from snakes.server.transport.ws import serve_connection
@@ -164,14 +163,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.ws_endpoint = _ws
 
-    index = static_dir() / "index.html"
-
-    @app.get("/", include_in_schema=False)
-    @app.get("/r/{code}", include_in_schema=False)
-    async def _page(code: str | None = None) -> Any:
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-    app.mount("/static", StaticFiles(directory=static_dir()), name="static")
+    app.include_router(static.router)
     return app
 
 

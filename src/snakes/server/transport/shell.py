@@ -43,10 +43,26 @@ def shell_files() -> dict[str, Any]:
     return {"version": digest.hexdigest()[:16], "files": files}
 
 
+def version() -> str:
+    """The page's files' version, as it appears in their URLs (``/static/v…/``)."""
+    return f"v{shell_files()['version']}"
+
+
 @router.get("/shell.json", include_in_schema=False)
 def get_shell() -> JSONResponse:
-    """The app shell the service worker keeps: its version and its files."""
-    return JSONResponse(shell_files(), headers={"Cache-Control": "no-store"})
+    """The app shell the service worker keeps: its version and its files, by the URLs the
+    page asks for (versioned; the offline page keeps its plain address)."""
+    shell = shell_files()
+    prefix = f"/static/{version()}/"
+    files = [
+        f.replace("/static/", prefix, 1)
+        if f.startswith("/static/") and f != "/static/offline.html"
+        else f
+        for f in shell["files"]
+    ]
+    return JSONResponse(
+        {"version": shell["version"], "files": files}, headers={"Cache-Control": "no-store"}
+    )
 
 
 @router.get("/sw.js", include_in_schema=False)

@@ -1,0 +1,92 @@
+"""The page's files, compressed once and cached by the browser until the next version.
+
+The page (``/`` and ``/r/CODE``) names every file under ``/static/v<version>/``, where
+the version is a hash of all of them (the app shell's version). Those URLs never change
+content, so browsers keep them a year (``immutable``) and a repeat visit fetches only the
+page itself. Text files go out gzip-compressed, compressed once per process. The plain
+``/static/<path>`` URLs still work (no-cache), for the offline page and old links.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import mimetypes
+from dataclasses import dataclass
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from snakes.server.transport.shell import static_dir, version
+
+router = APIRouter(include_in_schema=False)
+
+TEXT_SUFFIXES = {".js", ".css", ".svg", ".html", ".json", ".webmanifest", ".txt", ".mjs"}
+YEAR = "public, max-age=31536000, immutable"
+NO_CACHE = "no-cache"
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+
+@dataclass(frozen=True)
+class _File:
+    raw: bytes
+    compressed: bytes | None
+    media_type: str
+    etag: str
+
+
+@functools.lru_cache(maxsize=512)
+def _load(relative: str) -> _File | None:
+    root = static_dir().resolve()
+    path = (root / relative).resolve()
+    if not path.is_file() or root not in path.parents:
+        return None
+    raw = path.read_bytes()
+    if path.suffix in TEXT_SUFFIXES:
+        # The page, its styles and scripts name every file by its versioned URL.
+        raw = raw.replace(b'"/static/', f'"/static/{version()}/'.encode())
+    compressed = None
+    if path.suffix in TEXT_SUFFIXES and len(raw) > 256:
+        compressed = gzip.compress(raw, compresslevel=9, mtime=0)
+    media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    if media_type.startswith("text/") or media_type.endswith(("json", "javascript")):
+        media_type += "; charset=utf-8"
+    etag = '"' + hashlib.sha256(raw).hexdigest()[:20] + '"'
+    return _File(raw, compressed, media_type, etag)
+
+
+def file_response(request: Request, relative: str, cache: str) -> Response:
+    found = _load(relative)
+    if found is None:
+        return Response(status_code=404)
+    headers = {"Cache-Control": cache, "ETag": found.etag, "Vary": "Accept-Encoding"}
+    if request.headers.get("if-none-match") == found.etag:
+        return Response(status_code=304, headers=headers)
+    body = found.raw
+    if found.compressed is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        body = found.compressed
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type=found.media_type, headers=headers)
+
+
+@router.get("/")
+@router.get("/r/{code}")
+def page(request: Request, code: str | None = None) -> Response:
+    """The one page of the game; the router in the browser shows the right screen."""
+    return file_response(request, "index.html", NO_CACHE)
+
+
+@router.get("/static/{path:path}")
+def static(request: Request, path: str) -> Response:
+    first, _, rest = path.partition("/")
+    if first == version():
+        return file_response(request, rest, YEAR)
+    if first.startswith("v") and len(first) == len(version()) and rest:
+        return file_response(request, rest, NO_CACHE)  # a page of an older deployment
+    return file_response(request, path, NO_CACHE)
+
+
+__all__ = ["router"]
