@@ -20,6 +20,7 @@ from snakes.server.rooms.updates import view
 from tests.rooms.helpers import (
     CLASSIC,
     CODE,
+    adding_ai,
     caller,
     context,
     dice,
@@ -203,3 +204,25 @@ def test_the_host_can_add_an_ai_seat_that_rolls_by_itself() -> None:
     assert events(moved)[0] == {"type": "rolled", "seat": 1, "value": 4, "bonus": False}
     assert moved.room.game is not None and moved.room.game.turn == 0
     assert moved.room.phase is Phase.PLAYING
+
+
+def test_when_the_host_leaves_the_lobby_an_ai_seat_never_hosts() -> None:
+    """PRODUCT.md: "If the host leaves (or stays disconnected for a minute in the
+    lobby), the next connected seat hosts." An AI seat holds no device to host from."""
+    room = online_lobby(2)
+    room = handle(room, context(present(0, 1)), lambda s: lobby.remove(s, caller(0), 1))[0].room
+    room = handle(room, context(present(0)), adding_ai(1))[0].room
+    room = handle(room, context(present(0)), joining(2))[0].room
+    assert [s.kind for s in room.seats] == [Kind.HUMAN, Kind.AI, Kind.HUMAN]
+    step, _ = handle(room, context(present(0)), lambda s: lobby.leave(s, caller(0), 0))
+    assert [s.name for s in step.room.seats] == ["Bot 1", "P3"]
+    assert step.room.host == 1  # P3, though not connected; never the AI seat
+
+
+def test_a_lobby_left_with_only_ai_seats_closes() -> None:
+    """PRODUCT.md: "a room's live state is released when its game ends or expires"; a
+    lobby with nobody left to start it has neither a game nor anyone to host it."""
+    room = online_lobby(1, ai=2)
+    step, _ = handle(room, context(present(0)), lambda s: lobby.leave(s, caller(0), 0))
+    assert step.work.delete
+    assert updates(step)[-1]["events"] == [{"type": "closed"}]
