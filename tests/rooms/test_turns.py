@@ -93,8 +93,13 @@ def test_rolling_out_of_turn_or_for_another_seat_or_with_a_forged_secret_is_refu
     assert refused(room, ctx, lambda s: turns.roll(s, caller(1), 0, 0)) == "not_your_seat"
     forged = Caller("forger", hash_secret("not-a-real-secret-" + "x" * 20))
     assert refused(room, ctx, lambda s: lifecycle.connect(s, forged, ctx.presence)) == "bad_secret"
-    other_room = local()  # another room's secret holds no seat here either
-    foreign = Caller("forger", other_room.seats[0].secret_hash + "0")
+    # Another room's secret holds no seat here either.
+    other_room = lifecycle.create(
+        "ZZZZZZ", Mode.ONLINE, [Seat("Else", "red")], Rules(), ctx,
+        secret="another-rooms-secret-" + "y" * 20, shuffle=False, countdown_seconds=None,
+    ).room  # fmt: skip
+    foreign = Caller("forger", other_room.seats[0].secret_hash)
+    assert foreign.secret_hash not in {s.secret_hash for s in room.seats}
     assert refused(room, ctx, lambda s: lifecycle.connect(s, foreign, ctx.presence)) == "bad_secret"
     # No message to anyone ever carries a seat's secret or its digest.
     steps = [
