@@ -21,7 +21,7 @@ from snakes.server.rooms import lifecycle, lobby
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import COLOURS, Mode, Room, Seat
-from snakes.server.rooms.work import Caller, Context, Presence, Step, run_handler
+from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
 from snakes.server.settings import Settings
 from snakes.testing.hooks import ScriptableDice
 
@@ -57,7 +57,7 @@ def context(
     presence: Presence = NOBODY,
     *,
     now: float = NOW,
-    rolls: ScriptableDice | None = None,
+    rolls: RoomDice | None = None,
     settings: Settings = SETTINGS,
 ) -> Context:
     return Context(now=now, wall=WALL, presence=presence, settings=settings, dice=rolls or dice())
