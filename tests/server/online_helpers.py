@@ -63,21 +63,6 @@ def table(server: ServerProcess, players: int, **rules: object) -> tuple[str, li
     return code, seated
 
 
-def start(players: list[Player]) -> None:
-    players[0].client.send({"type": "start"})
-    for player in players:
-        player.client.wait_for(lambda m: m["type"] == "update" and m["room"]["phase"] == "playing")
-
-
-def settle(players: list[Player], version: int) -> None:
-    """Wait until every player has seen the room at ``version``."""
-    for player in players:
-        if player.client.room is None or player.client.room["version"] < version:
-            player.client.wait_for(
-                lambda m: m["type"] == "update" and m["room"]["version"] >= version
-            )
-
-
 def close_all(players: list[Player]) -> None:
     for player in players:
         player.client.close()

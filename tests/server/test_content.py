@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from snakes import __version__
 from snakes.engine import JUNGLE, make_board
+from snakes.server.boards import board_named
 from snakes.server.content import build_content
+from tests.support.server import ServerProcess
 
 
 def _text(content: dict[str, object]) -> str:
@@ -42,3 +46,18 @@ def test_the_faq_answers_the_questions_players_ask() -> None:
     for topic in ("more than I need", "third six", "snake", "past 100", "share a square",
                   "Last One Standing end", "house rules", "shorter game", "fair"):  # fmt: skip
         assert topic in questions, topic
+
+
+def test_the_boards_and_content_endpoints_serve_the_shipped_boards(server: ServerProcess) -> None:
+    """PRODUCT.md: "How to play and FAQ: generated from the same board and rule data the
+    engine uses, so the pages can never disagree with the game"."""
+    boards = server.get("/api/boards")
+    names = [b["name"] for b in boards]
+    assert names[0] == "jungle" and "short" in names
+    short = next(b for b in boards if b["name"] == "short")
+    assert short["mean_turns"] < next(b for b in boards if b["name"] == "jungle")["mean_turns"]
+    content = server.get("/api/content?board=short")
+    assert content["board"]["name"] == "short"
+    assert content == json.loads(json.dumps(build_content(board_named("short"))))
+    status, body = server.request("GET", "/api/content?board=nowhere")
+    assert status == 400 and body["error"]["code"] == "invalid_board"

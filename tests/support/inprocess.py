@@ -27,6 +27,7 @@ from snakes.server.settings import Settings
 from snakes.testing.hooks import ScriptableDice
 
 FAST = Settings(ai_delay=0.05, animation_scale=0.0)
+CLASSIC = Rules()
 
 
 async def settle() -> None:
@@ -42,6 +43,8 @@ class Viewer:
     runtime: RoomRuntime
     session: Session = field(default_factory=Session)
     received: list[dict[str, Any]] = field(default_factory=list)
+    secret: str | None = None
+    """The seat secret this viewer said hello with (None: a spectator)."""
 
     def inbox(self) -> list[dict[str, Any]]:
         """Messages sent since the last look."""
@@ -60,10 +63,31 @@ class Viewer:
         room: dict[str, Any] = last["room"]
         return room
 
+    @property
+    def you(self) -> dict[str, Any]:
+        self.inbox()
+        last = next(m for m in reversed(self.received) if "you" in m)
+        you: dict[str, Any] = last["you"]
+        return you
+
     async def roll(self, seat: int) -> None:
         await self.runtime.intent(
             self.session, "roll", {"seat": seat, "version": self.room["version"]}
         )
+
+    async def send(self, name: str, **args: Any) -> None:
+        """An intent, as the WebSocket endpoint would pass it on."""
+        await self.runtime.intent(self.session, name, args)
+
+    async def hello(self, code: str, secret: str | None = None) -> dict[str, Any]:
+        """Say hello to a room; the answer is the welcome."""
+        self.secret = secret
+        await self.runtime.hello(self.session, code, secret)
+        return next(m for m in self.inbox() if m["type"] == "welcome")
+
+    async def leave(self) -> None:
+        """The connection goes (a closed tab, a lost network)."""
+        await self.runtime.disconnect(self.session)
 
 
 class Table:
@@ -94,10 +118,12 @@ class Table:
         assert room is not None
         return room
 
-    async def online(self, players: int, *, countdown: int = 20) -> tuple[str, list[Viewer]]:
-        """An online room with ``players`` seated and connected, started."""
+    async def lobby(
+        self, players: int, *, countdown: int = 20, rules: Rules = CLASSIC
+    ) -> tuple[str, list[Viewer]]:
+        """An online lobby with ``players`` seated and connected (Host, P1, P2, ...)."""
         created = await self.runtime.create(
-            Mode.ONLINE, [Seat("Host", "red")], Rules(), shuffle=False,
+            Mode.ONLINE, [Seat("Host", "red")], rules, shuffle=False,
             countdown_seconds=countdown, board=JUNGLE,
         )  # fmt: skip
         secrets = [created.secret]
@@ -107,12 +133,27 @@ class Table:
         viewers = []
         for secret in secrets:
             viewer = Viewer(self.runtime)
-            await self.runtime.hello(viewer.session, created.code, secret)
+            await viewer.hello(created.code, secret)
             viewers.append(viewer)
-        await self.runtime.intent(viewers[0].session, "start", {"shuffle": False})
         for viewer in viewers:
             viewer.inbox()
         return created.code, viewers
+
+    async def online(
+        self, players: int, *, countdown: int = 20, rules: Rules = CLASSIC
+    ) -> tuple[str, list[Viewer]]:
+        """An online room with ``players`` seated and connected, started."""
+        code, viewers = await self.lobby(players, countdown=countdown, rules=rules)
+        await self.runtime.intent(viewers[0].session, "start", {"shuffle": False})
+        for viewer in viewers:
+            viewer.inbox()
+        return code, viewers
+
+    async def watch(self, code: str, secret: str | None = None) -> Viewer:
+        """A new connection to the room (a spectator unless it brings a seat's secret)."""
+        viewer = Viewer(self.runtime)
+        await viewer.hello(code, secret)
+        return viewer
 
 
 def in_folder(folder: Path) -> LocalLog:

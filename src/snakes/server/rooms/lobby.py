@@ -189,7 +189,8 @@ def remove_from_lobby(step: Step, seat: int) -> None:
     room = step.room
     was_host = room.host == seat
     del room.seats[seat]
-    if not room.seats:
+    if not any(s.kind is Kind.HUMAN for s in room.seats):
+        # Nobody is left to host or start it (AI seats hold no device).
         publish(step, [{"type": "closed"}])
         dispose(step)
         return
@@ -200,7 +201,8 @@ def remove_from_lobby(step: Step, seat: int) -> None:
         connected = step.connected_seats()
         count = len(room.seats)
         order = [(seat + n) % count for n in range(count)]
-        room.host = next((s for s in order if s in connected), order[0])
+        people = [s for s in order if room.seats[s].kind is Kind.HUMAN]
+        room.host = next((s for s in people if s in connected), people[0])
     step.touch()
     publish(step, [{"type": "seat_left", "seat": seat}])
 

@@ -1,0 +1,203 @@
+"""Properties of the handlers over random sequences of intents.
+
+work.py: "A handler ... never changes the room it was given: it works on a Step, whose
+``room`` is a draft". Every intent a room can receive is applied here by its operation
+name, as the runtime does, with presence changing as connections come and go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from snakes.engine import Finish, Rules
+from snakes.server.rooms import turns
+from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.model import COLOURS, Phase, Room
+from snakes.server.rooms.timers import TIMER_NAMES
+from snakes.server.rooms.work import Caller, Presence, Step, run_handler
+from snakes.server.runtime.intents import OPERATIONS, Operation
+from tests.rooms.helpers import (
+    NOW,
+    SPECTATOR,
+    assert_unchanged,
+    caller,
+    context,
+    local,
+    online_game,
+    online_lobby,
+    present,
+    snapshot,
+)
+
+UP, WATCHER = -2, -1
+SEATS = st.sampled_from([UP, UP, UP, WATCHER, 0, 1, 2, 3, 6])
+"""Mostly whoever is up, else a spectator, a seat's holder, or no seat at all."""
+NAMES = sorted(set(OPERATIONS) - {"resync"}) + ["roll"] * 8 + ["fire"] * 2
+"""Every operation, rolls most often: games get played to their end."""
+RULES = st.fixed_dictionaries(
+    {
+        "finish": st.sampled_from(["classic", "last-one-standing"]),
+        "exact_finish": st.booleans(),
+        "six_again": st.booleans(),
+    }
+)
+
+
+@st.composite
+def intents(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
+    """(operation, who sends it (UP, WATCHER or a seat's first holder), arguments)."""
+    name = draw(st.sampled_from(NAMES))
+    seat = draw(SEATS)
+    args: dict[str, Any] = {}
+    if name in ("roll", "leave", "remove"):
+        args["seat"] = seat if name == "roll" and draw(st.booleans()) else draw(SEATS)
+    if name == "roll":
+        args["version"] = draw(st.sampled_from([-1, -1, -1, 0, 1]))  # -1: the current one
+    elif name == "start":
+        args["shuffle"] = draw(st.booleans())
+    elif name == "rules":
+        args["rules"] = draw(RULES)
+        args["countdown"] = draw(st.sampled_from([None, 5, 10, 45, 61]))
+        args["board"] = draw(st.sampled_from([None, "short", "jungle"]))
+    elif name == "seed":
+        args["seed"] = draw(st.sampled_from(["a1" * 16, "b2" * 16]))
+    elif name in ("add_ai", "join"):
+        args["name"] = draw(st.sampled_from(["Robo", "Zoë", "P"]))
+        args["colour"] = draw(st.sampled_from(COLOURS))
+        args["secret_hash"] = caller(max(seat, 0)).secret_hash
+    elif name in ("connect", "drop"):
+        args["key"] = f"local/{seat}"
+    elif name == "fire":
+        args["name"] = draw(st.sampled_from(TIMER_NAMES))
+    return name, seat, args
+
+
+ROOMS = st.sampled_from(["lobby", "online", "pass", "ai_lobby", "pass_endgame", "online_endgame"])
+
+
+def _start(kind: str) -> Room:
+    if kind == "lobby":
+        return online_lobby(3)
+    if kind == "ai_lobby":
+        return online_lobby(2, ai=1)
+    if kind == "online":
+        return online_game(3)
+    if kind == "online_endgame":
+        return _near_the_end(online_game(2, rules=Rules(exact_finish=False)))
+    if kind == "pass_endgame":
+        return _near_the_end(local(rules=Rules(Finish.LAST_ONE_STANDING, exact_finish=False)))
+    return local()
+
+
+def _roll(holder: Caller, seat: int, version: int) -> Callable[[Step], None]:
+    return lambda step: turns.roll(step, holder, seat, version)
+
+
+def _near_the_end(room: Room) -> Room:
+    """Roll 5s until someone is past 80: a few more rolls end the game."""
+    while room.game is not None and max(room.game.positions) < 80:
+        turn = room.game.turn or 0
+        holder = caller(0) if room.is_local else caller(turn)
+        version = room.version
+        step, _ = run_handler(
+            room,
+            context(present(*range(len(room.seats))), rolls=LoopedDice([5])),
+            _roll(holder, turn, version),
+        )
+        room = step.room
+    return room
+
+
+class LoopedDice:
+    """The drawn values over and over, as the die allows: the same script, the same game."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = values
+        self.index = 0
+
+    def next_roll(self, room: Room, faces: int) -> int:
+        value = self.values[self.index % len(self.values)]
+        self.index += 1
+        return min(value, faces)
+
+
+def _up(room: Room) -> int:
+    game = room.game
+    playing = room.phase is Phase.PLAYING and game is not None and game.turn is not None
+    return game.turn if playing and game is not None and game.turn is not None else 0
+
+
+def _intent(
+    operation: Operation, who: Caller, before: Presence, args: dict[str, Any]
+) -> Callable[[Step], Any]:
+    return lambda step: operation.handler(step, who, before, args)
+
+
+def _presence(members: dict[str, str]) -> Presence:
+    return Presence(frozenset(d for d in members.values() if d), len(members))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=ROOMS,
+    script=st.lists(intents(), min_size=10, max_size=60),
+    values=st.lists(st.integers(1, 6), min_size=1, max_size=40),
+)
+def test_a_handler_never_changes_the_room_it_was_given(
+    kind: str, script: list[tuple[str, int, dict[str, Any]]], values: list[int]
+) -> None:
+    room = _start(kind)
+    members: dict[str, str] = {}
+    rolls = LoopedDice(values)
+    now = NOW
+    for name, seat, drawn in script:
+        args = dict(drawn)
+        now += 1.5
+        up = _up(room)
+        if seat == UP:
+            who = Caller("up", room.seats[up].secret_hash) if up < len(room.seats) else SPECTATOR
+        else:
+            who = SPECTATOR if seat == WATCHER else caller(seat)
+        if args.get("seat") == UP:
+            args["seat"] = up
+        if name == "roll" and args["version"] < 0:
+            args["version"] = room.version
+        if name == "fire":
+            args["due"] = room.timers.get(args["name"], now)
+            now = max(now, args["due"])
+        operation = OPERATIONS[name]
+        before_presence = _presence(members)
+        if name == "connect":
+            members[args["key"]] = who.secret_hash
+        elif name == "drop":
+            members.pop(args["key"], None)
+        ctx = context(_presence(members), now=now, rolls=rolls)
+        before = snapshot(room)
+        try:
+            step, _ = run_handler(room, ctx, _intent(operation, who, before_presence, args))
+        except ProtocolError:
+            assert_unchanged(room, before)
+            continue
+        assert_unchanged(room, before)
+        if step.work.delete:
+            return
+        room = step.room
+
+
+def test_the_property_sees_a_handler_that_changes_its_input() -> None:
+    """The check above is not vacuous: a handler that writes to the room it was given
+    (rather than the draft) is caught."""
+    room = online_game(2)
+    before = snapshot(room)
+
+    def careless(_: object) -> None:
+        room.timers["turn"] = 0.0
+
+    run_handler(room, context(), careless)
+    with pytest.raises(AssertionError, match="changed the room"):
+        assert_unchanged(room, before)
