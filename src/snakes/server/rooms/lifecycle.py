@@ -105,7 +105,7 @@ def connect(step: Step, caller: Caller, before: Presence) -> None:
         raise ProtocolError(
             "too_many_viewers", f"this room has {ctx.settings.max_spectators} watching already"
         )
-    if not room.opened:
+    if room.is_local and not room.opened:
         room.opened = True
         step.work.changed = True
     _presence_changed(step, before, skip=caller.connection)
