@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,9 +19,12 @@ from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 PEOPLE = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
 
 
-def _open(server: ServerProcess, origin: str | None) -> None:
+def _open(server: ServerProcess, origin: str | None, host: str | None = None) -> None:
+    """Open the game socket; ``host`` names the server as a browser would (the Host header)."""
     headers = {"Origin": origin} if origin else {}
-    with connect(server.ws_url, additional_headers=headers, open_timeout=10) as ws:
+    url = server.ws_url if host is None else f"ws://{host}/ws"
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    with connect(url, sock=sock, additional_headers=headers, open_timeout=10) as ws:
         ws.send('{"type":"ping"}')
         assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
 
@@ -37,6 +41,23 @@ def test_a_cross_site_page_cannot_open_the_game_socket(tmp_path: Path) -> None:
         _open(server, public)  # the public address, behind a proxy
         assert server.get("/healthz")["status"] == "ok"
     assert "refused a WebSocket from origin 'https://evil.example'" in server.log()
+
+
+def test_dns_rebinding_cannot_open_the_game_socket(tmp_path: Path) -> None:
+    """A page whose name was rebound to this server sends its own name as Host and Origin."""
+    public = "https://snakes.example.org"
+    flags = (*TEST_FLAGS, "--public-url", public, "--allowed-host", "snakes.lan")
+    for extra in ((), flags):
+        with running_server(tmp_path / f"data{len(extra)}", *(extra or TEST_FLAGS)) as server:
+            for name in ("evil.example", "snakes.example.org.evil.example"):
+                host = f"{name}:{server.port}"
+                with pytest.raises(InvalidStatus) as refused:
+                    _open(server, f"http://{host}", host)
+                assert refused.value.response.status_code == 403, host
+            _open(server, f"http://localhost:{server.port}", f"localhost:{server.port}")
+            if extra:
+                lan = f"snakes.lan:{server.port}"
+                _open(server, f"http://{lan}", lan)  # named with --allowed-host
 
 
 def _get(server: ServerProcess, path: str, forwarded: str | None = None) -> tuple[int, Any]:

@@ -91,3 +91,36 @@ def test_pages_carry_a_strict_content_security_policy(server: ServerProcess) -> 
     policy = headers["content-security-policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
     assert headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("depth", [33, 900, 1000, 100_000 // 2])
+def test_deeply_nested_json_is_a_bad_message_not_a_crash(server: ServerProcess, depth: int) -> None:
+    with GameClient(server.ws_url) as client:
+        # A hundred thousand levels do not fit in one message: 1009 before parsing.
+        text = "[" * depth + "]" * depth
+        client.send_raw(text)
+        if len(text) > 4096:
+            with pytest.raises(ConnectionClosed) as closed:
+                client.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+            return
+        error = client.wait_type("error")
+        assert error["code"] == "bad_message", error
+        client.send({"type": "ping"})
+        assert client.wait_type("pong") == {"type": "pong"}
+    assert "Traceback" not in server.log() and "RecursionError" not in server.log()
+
+
+def test_a_binary_frame_closes_with_1003_and_invalid_utf8_with_1007(server: ServerProcess) -> None:
+    with GameClient(server.ws_url) as client:
+        client.send_raw(b'{"type": "ping"}')
+        with pytest.raises(ConnectionClosed) as closed:
+            client.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
+    with GameClient(server.ws_url) as client:
+        client.connection.send(b'{"type": "\xff\xfe"}', text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            client.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+    assert server.get("/healthz")["status"] == "ok"
+    assert "Traceback" not in server.log() and "KeyError" not in server.log()

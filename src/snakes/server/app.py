@@ -151,6 +151,7 @@ def create_app(settings: Settings) -> FastAPI:
             lookups=app.state.lookups,
             metrics=metrics,
             public_url=settings.public_url,
+            allowed_hosts=(*settings.allowed_hosts, settings.host),
         )
 
     app.ws_endpoint = _ws

@@ -10,6 +10,7 @@ headers middleware rewrites the client address only for those).
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -79,12 +80,54 @@ def _origin_of(url: str) -> tuple[str, str] | None:
     return parts.scheme.lower(), netloc
 
 
-def origin_allowed(origin: str | None, host: str | None, public_url: str | None) -> bool:
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def host_allowed(host: str | None, public_url: str | None, allowed: tuple[str, ...] = ()) -> bool:
+    """Is ``host`` (a ``Host`` header) a name this server answers to?
+
+    A page that rebinds its own name (``evil.example``) to this server's address sends
+    ``Host: evil.example`` and ``Origin: http://evil.example``: the two agree, so the
+    Host is checked on its own. Allowed: an address literal (nobody rebinds those),
+    the loopback names, the public URL's host and the ``--allowed-host`` names.
+
+    >>> host_allowed("evil.example:8000", None), host_allowed("127.0.0.1:8000", None)
+    (False, True)
+    >>> host_allowed("snakes.example.org", "https://snakes.example.org")
+    True
+    >>> host_allowed("[::1]:80", None)
+    True
+    """
+    if not host:
+        return False
+    parts = urlsplit(f"//{host}")
+    try:
+        name = (parts.hostname or "").rstrip(".").lower()
+    except ValueError:
+        return False
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
+        return True
+    if public_url and (urlsplit(public_url).hostname or "").lower() == name:
+        return True
+    return name in {a.rstrip(".").lower() for a in allowed}
+
+
+def origin_allowed(
+    origin: str | None, host: str | None, public_url: str | None, allowed: tuple[str, ...] = ()
+) -> bool:
     """May a WebSocket handshake with this ``Origin`` header go on?
 
     Browsers always send ``Origin``; programs (the CLI, bots, tests) often do not, and
     they are no cross-site threat, so a missing header is allowed. Otherwise the origin
-    must be the public URL's, or the site the request itself came to (its ``Host``).
+    must be the public URL's, or the site the request itself came to (its ``Host``),
+    when that Host is one of this server's names (:func:`host_allowed`: DNS rebinding).
 
     >>> origin_allowed("https://evil.example", "127.0.0.1:8000", None)
     False
@@ -94,6 +137,8 @@ def origin_allowed(origin: str | None, host: str | None, public_url: str | None)
     True
     >>> origin_allowed(None, "127.0.0.1:8000", None)
     True
+    >>> origin_allowed("http://evil.example:8000", "evil.example:8000", "https://snakes.example.org")
+    False
     """
     if origin is None:
         return True
@@ -102,7 +147,7 @@ def origin_allowed(origin: str | None, host: str | None, public_url: str | None)
         return False  # "null" (sandboxed frames, files) and anything odd
     if public_url and _origin_of(public_url) == seen:
         return True
-    if host:
+    if host and host_allowed(host, public_url, allowed):
         here = _origin_of(f"{seen[0]}://{host}")
         return here is not None and here[1] == seen[1]
     return False

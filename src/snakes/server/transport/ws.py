@@ -45,7 +45,11 @@ log = logging.getLogger("snakes.ws")
 CLOSE_TOO_LARGE = 1009
 CLOSE_POLICY = 1008
 CLOSE_GOING_AWAY = 1001
+CLOSE_UNSUPPORTED = 1003
+"""A binary frame: the protocol is JSON text only."""
 CLOSE_TOO_SLOW = 4000
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects a message may have; our messages need 3."""
 
 
 class RateLimit:
@@ -83,9 +87,10 @@ async def serve_connection(
     lookups: LookupLimiter | None = None,
     metrics: Metrics | None = None,
     public_url: str | None = None,
+    allowed_hosts: tuple[str, ...] = (),
 ) -> None:
     origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), public_url):
+    if not origin_allowed(origin, websocket.headers.get("host"), public_url, allowed_hosts):
         # Before accept: the handshake is refused (HTTP 403), so a page on another
         # site can never drive a player's seat with the player's cookies or network.
         if metrics is not None:
@@ -102,7 +107,15 @@ async def serve_connection(
     limit = RateLimit(loop.time())
     try:
         while True:
-            text = await websocket.receive_text()
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None:
+                # Binary frames carry nothing of ours; invalid UTF-8 in a text frame is
+                # refused earlier, by the WebSocket layer (1007).
+                await websocket.close(CLOSE_UNSUPPORTED, "messages are JSON text")
+                return
             if len(text.encode()) > MAX_MESSAGE_BYTES:
                 await websocket.close(CLOSE_TOO_LARGE, "message too large")
                 return
@@ -131,9 +144,11 @@ async def _handle(
     started = time.perf_counter()
     metrics = transport.metrics if transport else None
     try:
+        if _too_deep(text):
+            raise ProtocolError("bad_message", f"a message nests at most {MAX_DEPTH} deep")
         try:
             data: Any = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ProtocolError("bad_message", "a message is one JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("ref"), str):
             ref = data["ref"][:64]
@@ -196,6 +211,38 @@ async def _dispatch(
             await manager.intent(session, manager.rematch)
         case FinishAiIntent():
             await manager.intent(session, manager.finish_ai)
+
+
+def _too_deep(text: str) -> bool:
+    """Does this text nest arrays or objects deeper than ``MAX_DEPTH`` (strings aside)?
+
+    Checked before parsing: ``json.loads`` recurses once per level and a thousand
+    levels would raise ``RecursionError`` deep inside it.
+
+    >>> _too_deep("[" * 33 + "]" * 33), _too_deep('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
+    (True, False)
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
 
 
 def _clean_name(name: str) -> str:
