@@ -148,5 +148,11 @@ def running_server(data_dir: Path, *extra: str) -> Iterator[ServerProcess]:
         server.kill()
 
 
-TEST_FLAGS = ("--test-hooks", "--ai-delay", "0.05", "--animation-scale", "0")
-"""Fast AI, no animation allowance, a manual clock and scriptable dice."""
+TEST_FLAGS = (
+    "--test-hooks", "--ai-delay", "0.05", "--animation-scale", "0",
+    "--room-limit", "0", "--room-limit-hour", "0", "--room-limit-total", "0",
+    "--max-connections-per-address", "0",
+)  # fmt: skip
+"""Fast AI, no animation allowance, a manual clock and scriptable dice. Every test talks
+from 127.0.0.1, so the per-address budgets for rooms and connections are off; the tests
+of those limits give them again after these flags (the last value of a flag wins)."""

@@ -273,7 +273,7 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     show_envvar=True,
     envvar="SNAKES_MAX_CONNECTIONS_PER_ADDRESS",
     type=click.IntRange(0, 10_000_000),
-    default=64,
+    default=256,
     show_default=True,
     help="Open connections from one address (IPv6: one /64) at once (0: no limit).",
 )

@@ -28,7 +28,7 @@ from snakes.server.metrics import Metrics
 from snakes.server.runtime.manager import RoomManager
 from snakes.server.settings import Settings
 from snakes.server.transport import api
-from snakes.server.transport.limits import LookupLimiter
+from snakes.server.transport.limits import LookupLimiter, RoomBudget
 from snakes.server.transport.protocol import ProtocolError
 from snakes.server.transport.ws import serve_connection
 
@@ -124,7 +124,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.clock = clock
     app.state.dice = dice
-    app.state.lookups = LookupLimiter(settings.lookup_limit)
+    app.state.lookups = LookupLimiter(settings.lookup_limit, settings.lookup_limit_total)
+    app.state.rooms_budget = RoomBudget(
+        settings.room_limit,
+        settings.room_limit_hour,
+        settings.room_limit_total,
+        settings.max_rooms,
+    )
     app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "manager", None))
     app.include_router(api.router)
     if settings.test_hooks:

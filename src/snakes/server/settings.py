@@ -53,7 +53,7 @@ class Settings:
     """Host names a browser may reach this server by, besides --public-url's and loopback."""
     max_connections: int = 0
     """Open connections (HTTP and WebSocket) at once; 0: from the descriptor limit."""
-    max_connections_per_address: int = 64
+    max_connections_per_address: int = 256
     """Open connections from one client address (an IPv6 /64) at once (0: no limit)."""
     header_timeout: float = 10.0
     """Seconds a client has to send a request's headers before it is disconnected."""

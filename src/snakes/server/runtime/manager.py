@@ -39,6 +39,7 @@ from snakes.fair import dice_key, fair_roll, new_server_seed
 from snakes.server.backends.local import Backend, BackendUnavailable, Work
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
 from snakes.server.rooms.model import COLOURS, Kind, Mode, Phase, Room, Seat, TurnClock
+from snakes.server.rooms.names import check_seat_names
 from snakes.server.rooms.views import event_data, room_view
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
@@ -699,6 +700,7 @@ def _unavailable() -> ProtocolError:
 
 
 def _check_colours(seats: list[Seat]) -> None:
+    check_seat_names(seats)
     colours = [s.colour for s in seats]
     for colour in colours:
         if colour not in COLOURS:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import ipaddress
 import json
 import logging
 import math
@@ -36,29 +35,14 @@ from typing import Any
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from snakes.server.transport.limits import address_key
+
 log = logging.getLogger("snakes.limits")
 
 QUIET_SECONDS = 10.0
 """A limit that is hit again and again is logged once per this many seconds."""
 DESCRIPTOR_RESERVE = 64
 """Descriptors kept back from connections: the store, logs, Redis, accept() itself."""
-
-
-def address_key(host: str) -> str:
-    """The unit per-address limits count: the address, or its /64 for IPv6.
-
-    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("::ffff:192.0.2.7"), address_key("x")
-    ('2001:db8:1:2::/64', '192.0.2.7', 'x')
-    """
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
 
 
 class QuietLog:

@@ -21,7 +21,12 @@ from snakes.server.metrics import Metrics
 from snakes.server.rooms.model import clean_name, clean_rules
 from snakes.server.runtime.manager import RoomManager
 from snakes.server.runtime.session import Session
-from snakes.server.transport.limits import MISS_CODES, LookupLimiter, origin_allowed
+from snakes.server.transport.limits import (
+    HELLO_MISS_CODES,
+    MISS_CODES,
+    LookupLimiter,
+    origin_allowed,
+)
 from snakes.server.transport.protocol import (
     MAX_MESSAGE_BYTES,
     AddAiIntent,
@@ -179,11 +184,22 @@ async def _dispatch(
             if lookups is None:
                 await manager.hello(session, code, secret)
                 return
-            lookups.check(session.address)
+            if secret is None:
+                lookups.check(session.address)
+                try:
+                    await manager.hello(session, code, secret)
+                except ProtocolError as error:
+                    if error.code in MISS_CODES:
+                        lookups.miss(session.address)
+                    raise
+                return
+            # A valid seat secret (192 bits) is no guess: it is tried first and never
+            # refused, so a guesser behind the same NAT cannot lock the player out.
             try:
                 await manager.hello(session, code, secret)
             except ProtocolError as error:
-                if error.code in MISS_CODES:
+                if error.code in HELLO_MISS_CODES:
+                    lookups.check(session.address)  # out of guesses: say no more than that
                     lookups.miss(session.address)
                 raise
         case Ping():
