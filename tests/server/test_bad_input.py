@@ -124,3 +124,19 @@ def test_a_binary_frame_closes_with_1003_and_invalid_utf8_with_1007(server: Serv
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
     assert server.get("/healthz")["status"] == "ok"
     assert "Traceback" not in server.log() and "KeyError" not in server.log()
+
+
+def test_the_api_docs_page_loads_only_its_own_scripts(server: ServerProcess) -> None:
+    status, body, headers = server.raw("/docs")
+    assert status == 200
+    page = body.decode()
+    assert "https://" not in page and "<script>" not in page  # no CDN, no inline script
+    assert "unsafe-inline" not in headers["content-security-policy"]
+    for asset in (
+        "/docs/assets/swagger-ui-bundle.js",
+        "/docs/assets/swagger-ui.css",
+        "/docs/init.js",
+    ):
+        assert asset in page
+        status, content, _ = server.raw(asset)
+        assert status == 200 and len(content) > 100, asset

@@ -37,6 +37,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from snakes.server.transport.limits import address_key
 
+TRANSPORT_KEY = "snakes.transport"
+"""The key of the socket's transport in the ASGI scope's ``extensions``."""
+
 log = logging.getLogger("snakes.limits")
 
 QUIET_SECONDS = 10.0
@@ -198,6 +201,19 @@ def gated_protocols(
     """uvicorn's HTTP and WebSocket protocols, counting connections through ``gate``."""
 
     class GatedWebSockets(WebSocketsSansIOProtocol):
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            # The endpoint cuts a stuck client off through this (ws.py, ``transport_of``).
+            extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
+            extensions[TRANSPORT_KEY] = self.transport
+
+        def keepalive_timeout(self) -> None:
+            # uvicorn sends a close frame and waits for the socket to flush, which a
+            # client that stopped reading never lets happen: abort soon after instead.
+            super().keepalive_timeout()
+            gate.quiet.hit("keepalive", "dropped a WebSocket that did not answer a ping")
+            self.loop.call_later(1.0, self.transport.abort)
+
         def connection_lost(self, exc: Exception | None) -> None:
             gate.release(self.transport)
             super().connection_lost(exc)

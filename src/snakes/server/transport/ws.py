@@ -21,6 +21,7 @@ from snakes.server.metrics import Metrics
 from snakes.server.rooms.model import clean_name, clean_rules
 from snakes.server.runtime.manager import RoomManager
 from snakes.server.runtime.session import Session
+from snakes.server.transport.connections import TRANSPORT_KEY, QuietLog
 from snakes.server.transport.limits import (
     HELLO_MISS_CODES,
     MISS_CODES,
@@ -93,6 +94,7 @@ async def serve_connection(
     metrics: Metrics | None = None,
     public_url: str | None = None,
     allowed_hosts: tuple[str, ...] = (),
+    send_timeout: float = 15.0,
 ) -> None:
     origin = websocket.headers.get("origin")
     if not origin_allowed(origin, websocket.headers.get("host"), public_url, allowed_hosts):
@@ -106,8 +108,11 @@ async def serve_connection(
     await websocket.accept()
     session = Session()
     session.address = websocket.client.host if websocket.client else ""
+    socket_transport = transport_of(websocket)
+    if socket_transport is not None:
+        session.drop = lambda: _drop(socket_transport, session, "fell too far behind")
     transport = _Transport(lookups, metrics)
-    writer = asyncio.create_task(_write(websocket, session))
+    writer = asyncio.create_task(_write(websocket, session, send_timeout, socket_transport))
     loop = asyncio.get_running_loop()
     limit = RateLimit(loop.time())
     try:
@@ -268,15 +273,43 @@ def _clean_name(name: str) -> str:
         raise ProtocolError("invalid_name", str(error)) from None
 
 
-async def _write(websocket: WebSocket, session: Session) -> None:
+def transport_of(websocket: WebSocket) -> asyncio.Transport | None:
+    """The connection's asyncio transport, when the server put it in the scope."""
+    found = websocket.scope.get("extensions", {}).get(TRANSPORT_KEY)
+    return found if isinstance(found, asyncio.Transport) else None
+
+
+_QUIET = QuietLog(logging.getLogger("snakes.ws"))
+
+
+def _drop(transport: asyncio.Transport, session: Session, why: str) -> None:
+    """Abort the socket: its buffer is never sent, and the receive loop sees it gone."""
+    _QUIET.hit("dropped", "dropped a WebSocket that %s", why)
+    transport.abort()
+    session.outbox.put_nowait(None)
+
+
+async def _write(
+    websocket: WebSocket,
+    session: Session,
+    send_timeout: float = 15.0,
+    transport: asyncio.Transport | None = None,
+) -> None:
     while True:
         text = await session.outbox.get()
         if text is None:
-            if session.overflowed:
+            if session.overflowed and transport is None:
                 with contextlib.suppress(Exception):
                     await websocket.close(CLOSE_TOO_SLOW, "too far behind; reconnect")
             return
         try:
-            await websocket.send_text(text)
+            async with asyncio.timeout(send_timeout):
+                await websocket.send_text(text)
+        except TimeoutError:
+            # The socket did not take one message in all that time: the client stopped
+            # reading. Waiting longer would hold its memory and its seat's presence.
+            if transport is not None:
+                _drop(transport, session, f"read nothing for {send_timeout:g} s")
+            return
         except Exception:
             return
