@@ -28,6 +28,7 @@ from snakes.server.metrics import Metrics
 from snakes.server.runtime.manager import RoomManager
 from snakes.server.settings import Settings
 from snakes.server.transport import api
+from snakes.server.transport.bodylimit import BodyLimit
 from snakes.server.transport.limits import LookupLimiter, RoomBudget
 from snakes.server.transport.protocol import ProtocolError
 from snakes.server.transport.ws import serve_connection
@@ -139,6 +140,10 @@ def create_app(settings: Settings) -> FastAPI:
         app.add_api_route("/debug/stats", api.debug_stats, include_in_schema=False)
 
     _install_error_handlers(app, metrics)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body_bytes, timeout=settings.header_timeout
+    )
+    _add_openapi_links(app)
 
     @app.middleware("http")
     async def _headers(
@@ -199,6 +204,43 @@ DOCS_INIT = """window.ui = SwaggerUIBundle({
   layout: "BaseLayout"
 });
 """
+
+
+LINKS = {
+    ("post", "/api/rooms"): {
+        "GetRoom": ("get", "/api/rooms/{code}"),
+        "JoinRoom": ("post", "/api/rooms/{code}/join"),
+        "GetRecord": ("get", "/api/rooms/{code}/record"),
+        "GetQr": ("get", "/api/rooms/{code}/qr.svg"),
+    },
+    ("post", "/api/rooms/{code}/join"): {
+        "GetRoom": ("get", "/api/rooms/{code}"),
+        "JoinAgain": ("post", "/api/rooms/{code}/join"),
+    },
+}
+"""OpenAPI links: the code a room's creation or a join answers names the room the
+other operations take (clients, and stateful testing, follow them)."""
+
+
+def _add_openapi_links(app: FastAPI) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = FastAPI.openapi(app)
+        paths = schema["paths"]
+        for (method, path), links in LINKS.items():
+            response = paths[path][method]["responses"]["201"]
+            response["links"] = {
+                name: {
+                    "operationId": paths[target][verb]["operationId"],
+                    "parameters": {"code": "$response.body#/code"},
+                }
+                for name, (verb, target) in links.items()
+            }
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _install_docs(app: FastAPI) -> None:
