@@ -112,7 +112,8 @@ def _closed_by_server(sock: socket.socket) -> bool:
 def test_a_descriptor_flood_and_slowloris_from_one_address_leave_others_playing(
     tmp_path: Path,
 ) -> None:
-    flags = (*TEST_FLAGS, "--max-connections-per-address", "32", "--header-timeout", "2")
+    # A long header timeout: here only the per-address cap can keep the flood in bounds.
+    flags = (*TEST_FLAGS, "--max-connections-per-address", "32", "--header-timeout", "60")
     with running_server(tmp_path / "data", *flags, files=FILES) as server:
         idle_fds, idle_rss = _descriptors(server), _rss_kb(server)
         with _player(server) as (client, _):
@@ -122,7 +123,7 @@ def test_a_descriptor_flood_and_slowloris_from_one_address_leave_others_playing(
                 # accept() takes what is queued in bursts (up to the descriptor limit,
                 # then a 1 s pause); the ones over the cap are closed at once.
                 began = time.monotonic()
-                while _descriptors(server) >= idle_fds + 32 + 8 and time.monotonic() < began + 10:
+                while _descriptors(server) >= idle_fds + 32 + 8 and time.monotonic() < began + 5:
                     time.sleep(0.1)
                 settled = time.monotonic() - began
                 held_fds, held_rss = _descriptors(server), _rss_kb(server)
@@ -132,13 +133,12 @@ def test_a_descriptor_flood_and_slowloris_from_one_address_leave_others_playing(
                 assert slowest < 2, slowest
                 with _player(server) as (other, _):
                     assert _rolls(other, 3) < 2
-                # The flood trickles on (slowloris): the server hangs up on it.
+                # The flood trickles on (slowloris); the player still plays.
                 for sock in socks:
                     with contextlib.suppress(OSError):
                         sock.send(b"X-a: b\r\n")
-                time.sleep(3)
-                assert all(_closed_by_server(sock) for sock in socks)
                 assert _rolls(client, 5) < 2
+                assert _descriptors(server) < idle_fds + 32 + 8
             finally:
                 for sock in socks:
                     sock.close()

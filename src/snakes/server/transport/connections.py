@@ -22,11 +22,13 @@ line per kind of refusal per interval, with a count, and never a traceback per s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import json
 import logging
 import math
 import resource
+import socket
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -46,6 +48,10 @@ QUIET_SECONDS = 10.0
 """A limit that is hit again and again is logged once per this many seconds."""
 DESCRIPTOR_RESERVE = 64
 """Descriptors kept back from connections: the store, logs, Redis, accept() itself."""
+SOCKET_SEND_BUFFER = 64 * 1024
+"""The kernel's send buffer per connection (SO_SNDBUF; Linux doubles it). Left to
+autotuning, a client that stops reading could hold megabytes of kernel memory; a game
+sends a few KB a second, which this carries at any round-trip time under 10 s."""
 
 
 class QuietLog:
@@ -244,6 +250,10 @@ def gated_protocols(
                 transport.close()
                 return
             super().connection_made(transport)
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
             self._arm()
 
         def _arm(self) -> None:
