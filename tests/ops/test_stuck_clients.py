@@ -33,7 +33,7 @@ def _answer_to(version: int) -> Callable[[Message], bool]:
     )
 
 
-def _play(players: list[Player], until: float) -> tuple[int, float]:
+def _play(players: list[Player], until: float, gap: float = PER_PLAYER_GAP) -> tuple[int, float]:
     """Roll for whoever's turn it is until ``until``: rolls made, slowest answer (s)."""
     rolls, slowest = 0, 0.0
     latest = players[0].client.room or {}
@@ -48,7 +48,7 @@ def _play(players: list[Player], until: float) -> tuple[int, float]:
         seat = latest["turn"]
         roller = next(p for p in players if p.seat == seat)
         version = latest["version"]
-        pause = last_sent.get(seat, 0.0) + PER_PLAYER_GAP - time.monotonic()
+        pause = last_sent.get(seat, 0.0) + gap - time.monotonic()
         if pause > 0:
             time.sleep(pause)
         started = last_sent[seat] = time.monotonic()
@@ -79,7 +79,7 @@ def _held(server: ServerProcess) -> tuple[int, int]:
 
 
 def _drop_stuck_readers(
-    server: ServerProcess, bound: float = BOUND_SECONDS
+    server: ServerProcess, bound: float = BOUND_SECONDS, gap: float = PER_PLAYER_GAP
 ) -> tuple[float, int, float]:
     """Seat two players, add the stuck readers, play: seconds until all were dropped."""
     code, players = table(server, PLAYERS)
@@ -94,7 +94,7 @@ def _drop_stuck_readers(
         total_rolls, slowest = 0, 0.0
         peak = _held(server)
         while time.monotonic() - began < bound + 5:
-            rolls, slow = _play(players, time.monotonic() + 0.5)
+            rolls, slow = _play(players, time.monotonic() + 0.5, gap)
             total_rolls, slowest = total_rolls + rolls, max(slowest, slow)
             held = _held(server)
             peak = (max(peak[0], held[0]), max(peak[1], held[1]))
@@ -118,9 +118,11 @@ def _drop_stuck_readers(
 
 def test_stuck_readers_are_dropped_by_the_keepalive_while_a_player_plays(tmp_path: Path) -> None:
     """The keepalive (here 2 s) cuts off clients that take nothing: ping unanswered, or a
-    send that waited the whole keepalive time."""
+    send that waited the whole keepalive time. The table rolls about 30 times a second:
+    enough to fill a stuck client's socket buffers in a few seconds, too few to fill its
+    outbox (256 updates) before the keepalive acts, so that only the keepalive is tried."""
     with running_server(tmp_path / "data", *TEST_FLAGS, "--keepalive", "2") as server:
-        took, rolls, slowest = _drop_stuck_readers(server)
+        took, rolls, slowest = _drop_stuck_readers(server, gap=PLAYERS / 30)
         assert took < 3 * 2 + 2, f"dropped after {took:.1f} s"
         assert slowest < 2.0, f"a roll took {slowest:.2f} s"
         assert "Traceback" not in server.log()
