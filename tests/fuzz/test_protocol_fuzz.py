@@ -192,7 +192,10 @@ def messages(arena: Arena) -> st.SearchStrategy[Any]:
     deeply nested text; binary frames."""
     return st.one_of(
         st.text(max_size=60).map(lambda t: ("raw", t)),
-        st.text(min_size=200, max_size=4200).map(lambda t: ("raw", t)),  # some pass 4 KB
+        st.text(min_size=200, max_size=4200).map(lambda t: ("raw", t)),
+        st.integers(MAX_MESSAGE_BYTES - 40, 3 * MAX_MESSAGE_BYTES).map(  # around 4 KB
+            lambda n: ("raw", '{"type": "ping", "ref": "' + "x" * n + '"}')
+        ),
         st.tuples(st.sampled_from(["array", "object", "field"]), st.integers(1, 1300)).map(
             lambda d: ("raw", deep(*d))
         ),
@@ -412,6 +415,7 @@ def test_the_server_survives_random_and_malformed_messages(arena: Arena) -> None
 
     fuzz()
     _check_invariants(arena)
+    print(f"{arena.examples} sequences: {dict(arena.reached)}")
     if EXAMPLES >= 40:
         # The run reached long, deep, oversized and binary input, and every message type.
         for category in ("binary", "oversized", "deep", "long", "known-type"):
