@@ -196,8 +196,13 @@ def messages(arena: Arena) -> st.SearchStrategy[Any]:
         st.integers(MAX_MESSAGE_BYTES - 40, 3 * MAX_MESSAGE_BYTES).map(  # around 4 KB
             lambda n: ("raw", '{"type": "ping", "ref": "' + "x" * n + '"}')
         ),
-        st.tuples(st.sampled_from(["array", "object", "field"]), st.integers(1, 1300)).map(
-            lambda d: ("raw", deep(*d))
+        st.tuples(
+            st.sampled_from(["array", "object", "field"]),
+            st.integers(1, MAX_DEPTH) | st.integers(MAX_DEPTH + 1, 1300),
+        ).map(lambda d: ("raw", deep(*d))),
+        st.integers(MAX_DEPTH + 1, 1300).map(lambda n: ("raw", deep("array", n))),
+        st.integers(1000, 3900).map(  # long, but under 4 KB: a name far past 20 characters
+            lambda n: ("json", {"type": "add_ai", "name": "n" * n, "colour": "red"})
         ),
         big_json.map(lambda v: ("json", v)),
         wrong_fields().map(lambda m: ("json", m)),
