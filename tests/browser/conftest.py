@@ -24,8 +24,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-# Real clock (AI seats roll by themselves), quick AI, no animation allowance.
-WEB_FLAGS = ("--ai-delay", "0.05", "--animation-scale", "0")
+# Real clock (AI seats roll by themselves), quick AI, no animation allowance; every
+# page comes from 127.0.0.1, so the per-address room and connection budgets are off.
+WEB_FLAGS = (
+    "--ai-delay", "0.05", "--animation-scale", "0",
+    "--room-limit", "0", "--room-limit-hour", "0", "--room-limit-total", "0",
+    "--max-connections-per-address", "0",
+)  # fmt: skip
 
 
 def _require_chromium() -> None:

@@ -109,7 +109,9 @@ def scan(root: Path = SRC) -> Protocol:
             elif isinstance(node, ast.Dict) and relative.startswith("server/"):
                 items = _dict_items(node)
                 kind = _str(items.get("type"))
-                if kind is not None:
+                if kind is not None and "." in kind:
+                    pass  # an ASGI message ("http.response.start"), not one of ours
+                elif kind is not None:
                     found.server_side[kind] = set(items) - {"type"}
                 elif (code := _str(items.get("code"))) is not None and "message" in items:
                     found.error_codes.setdefault(code, set()).add(_where(root, path, node))

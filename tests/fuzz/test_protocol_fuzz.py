@@ -21,6 +21,7 @@ import itertools
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
 from snakes.server.transport.protocol import KNOWN_TYPES as PROTOCOL_TYPES
+from snakes.server.transport.protocol import MAX_MESSAGE_BYTES
+from snakes.server.transport.ws import MAX_DEPTH
 from tests.server.online_helpers import close_all, table
 from tests.support.client import GameClient
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
@@ -74,6 +77,8 @@ class Arena:
         # The fuzzer takes these seats with their secrets; idle clients would only fill up.
         close_all(self.players + self.lobby_players)
         self.examples = 0
+        self.reached: Counter[str] = Counter()
+        """What kinds of input the run sent: it must reach the hard ones."""
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +105,13 @@ json_value = st.recursive(
         st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
     ),
     max_leaves=12,
+)
+big_json = st.recursive(
+    json_leaf | st.text(max_size=400),
+    lambda inner: (
+        st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=12), inner, max_size=8)
+    ),
+    max_leaves=80,
 )
 seat_value = st.one_of(
     st.integers(-3, 8), st.sampled_from([2**31, 2**63, -(2**63), 10**30]), json_leaf
@@ -151,10 +163,50 @@ def known_type_message(draw: st.DrawFn, arena: Arena) -> dict[str, Any]:
     return message
 
 
+FIELDS = sorted(
+    {"room", "secret", "seat", "version", "rules", "countdown_seconds", "board", "shuffle"}
+    | {"seed", "name", "colour", "ref", "value", "type", "events", "you"}
+)
+"""Every field some message has, and a few none has: any may turn up in any type."""
+
+
+@st.composite
+def wrong_fields(draw: st.DrawFn) -> dict[str, Any]:
+    """A known type whose fields are drawn from every message's fields, with any values."""
+    message = draw(st.dictionaries(st.sampled_from(FIELDS), big_json, max_size=5))
+    message["type"] = draw(st.sampled_from(KNOWN_TYPES))
+    return message
+
+
+def deep(kind: str, depth: int) -> str:
+    """JSON nested ``depth`` deep: arrays, objects, or a message whose field nests."""
+    if kind == "array":
+        return "[" * depth + "]" * depth
+    if kind == "object":
+        return '{"a":' * depth + "1" + "}" * depth
+    return '{"type": "rules", "rules": ' + '{"finish":' * depth + "1" + "}" * depth + "}"
+
+
 def messages(arena: Arena) -> st.SearchStrategy[Any]:
-    """One message: raw text, any JSON value, or a known type with odd fields."""
+    """One message: raw text, any JSON value, or a known type with odd fields; long and
+    deeply nested text; binary frames."""
     return st.one_of(
         st.text(max_size=60).map(lambda t: ("raw", t)),
+        st.text(min_size=200, max_size=4200).map(lambda t: ("raw", t)),
+        st.integers(MAX_MESSAGE_BYTES - 40, 3 * MAX_MESSAGE_BYTES).map(  # around 4 KB
+            lambda n: ("raw", '{"type": "ping", "ref": "' + "x" * n + '"}')
+        ),
+        st.tuples(
+            st.sampled_from(["array", "object", "field"]),
+            st.integers(1, MAX_DEPTH) | st.integers(MAX_DEPTH + 1, 1300),
+        ).map(lambda d: ("raw", deep(*d))),
+        st.integers(MAX_DEPTH + 1, 1300).map(lambda n: ("raw", deep("array", n))),
+        st.integers(1000, 3900).map(  # long, but under 4 KB: a name far past 20 characters
+            lambda n: ("json", {"type": "add_ai", "name": "n" * n, "colour": "red"})
+        ),
+        big_json.map(lambda v: ("json", v)),
+        wrong_fields().map(lambda m: ("json", m)),
+        st.binary(max_size=100).map(lambda b: ("binary", b)),
         st.sampled_from(["", "{", "[]", "null", "1e999", '{"type": NaN}', '"hello"', "{}" * 3]).map(
             lambda t: ("raw", t)
         ),
@@ -234,6 +286,19 @@ def _play(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
             said = _answers(client)
             _check_errors(said)
         for kind, payload in steps:
+            arena.reached[_category(kind, payload)] += 1
+            if kind == "binary" or (
+                kind in ("raw", "json")
+                and len((payload if kind == "raw" else json.dumps(payload)).encode())
+                > MAX_MESSAGE_BYTES
+            ):
+                # The connection ends here: 1003 for a binary frame, 1009 for a big one.
+                client.send_raw(payload if kind != "json" else json.dumps(payload))
+                with pytest.raises(ConnectionClosed) as closed:
+                    _answers(client)
+                expected = 1003 if kind == "binary" else 1009
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == expected
+                return
             if kind == "raw":
                 client.send_raw(payload)
             elif kind == "json":
@@ -250,9 +315,12 @@ def _play(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
             if kind == "raw":
                 try:
                     value = json.loads(payload)
-                except ValueError:
+                except (ValueError, RecursionError):
                     value = None
                     assert [e["code"] for e in errors] == ["bad_message"]
+                if _depth(payload) > MAX_DEPTH:
+                    assert [e["code"] for e in errors] == ["bad_message"], errors
+                    continue
                 if value is not None and not isinstance(value, dict):
                     assert [e["code"] for e in errors] == ["bad_message"]
             if kind == "json" and (
@@ -268,6 +336,39 @@ def _play(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
                     if m["type"] == "update" and any(e["type"] == "rolled" for e in m["events"])
                 ]
                 assert len(applied) <= 1
+
+
+def _category(kind: str, payload: Any) -> str:
+    if kind == "binary":
+        return "binary"
+    if kind in ("raw", "json"):
+        text = payload if kind == "raw" else json.dumps(payload)
+        if len(text.encode()) > MAX_MESSAGE_BYTES:
+            return "oversized"
+        if _depth(text) > MAX_DEPTH:
+            return "deep"
+        if len(text) > 1000:
+            return "long"
+        if isinstance(payload, dict) and payload.get("type") in KNOWN_TYPES:
+            return "known-type"
+    return kind
+
+
+def _depth(text: str) -> int:
+    """How deep arrays and objects nest in ``text`` (our messages: strings hold none)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def _check_invariants(arena: Arena) -> None:
@@ -319,3 +420,8 @@ def test_the_server_survives_random_and_malformed_messages(arena: Arena) -> None
 
     fuzz()
     _check_invariants(arena)
+    print(f"{arena.examples} sequences: {dict(arena.reached)}")
+    if EXAMPLES >= 40:
+        # The run reached long, deep, oversized and binary input, and every message type.
+        for category in ("binary", "oversized", "deep", "long", "known-type"):
+            assert arena.reached[category] > 0, arena.reached

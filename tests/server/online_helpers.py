@@ -66,3 +66,10 @@ def table(server: ServerProcess, players: int, **rules: object) -> tuple[str, li
 def close_all(players: list[Player]) -> None:
     for player in players:
         player.client.close()
+
+
+def start(players: list[Player]) -> None:
+    """The host starts the game; every player sees it playing."""
+    players[0].client.send({"type": "start"})
+    for player in players:
+        player.client.wait_for(lambda m: m["type"] == "update" and m["room"]["phase"] == "playing")

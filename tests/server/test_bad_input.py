@@ -128,3 +128,52 @@ def test_bad_requests_get_typed_errors_and_change_nothing(shared: ServerProcess)
     status, body = shared.request("GET", "/api/rooms/ZZZZZZ")
     assert status == 404 and body["error"]["code"] == "room_not_found"
     assert shared.get("/healthz")["rooms"] == rooms
+
+
+@pytest.mark.parametrize("depth", [33, 900, 1000, 100_000 // 2])
+def test_deeply_nested_json_is_a_bad_message_not_a_crash(shared: ServerProcess, depth: int) -> None:
+    with GameClient(shared.ws_url) as client:
+        # A hundred thousand levels do not fit in one message: 1009 before parsing.
+        text = "[" * depth + "]" * depth
+        client.send_raw(text)
+        if len(text) > 4096:
+            with pytest.raises(ConnectionClosed) as closed:
+                client.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+            return
+        error = client.wait_type("error")
+        assert error["code"] == "bad_message", error
+        client.send({"type": "ping"})
+        assert client.wait_type("pong") == {"type": "pong"}
+    assert "Traceback" not in shared.log() and "RecursionError" not in shared.log()
+
+
+def test_a_binary_frame_closes_with_1003_and_invalid_utf8_with_1007(shared: ServerProcess) -> None:
+    with GameClient(shared.ws_url) as client:
+        client.send_raw(b'{"type": "ping"}')
+        with pytest.raises(ConnectionClosed) as closed:
+            client.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
+    with GameClient(shared.ws_url) as client:
+        client.connection.send(b'{"type": "\xff\xfe"}', text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            client.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+    assert shared.get("/healthz")["status"] == "ok"
+    assert "Traceback" not in shared.log() and "KeyError" not in shared.log()
+
+
+def test_the_api_docs_page_loads_only_its_own_scripts(shared: ServerProcess) -> None:
+    status, body, headers = shared.raw("/docs")
+    assert status == 200
+    page = body.decode()
+    assert "https://" not in page and "<script>" not in page  # no CDN, no inline script
+    assert "unsafe-inline" not in headers["content-security-policy"]
+    for asset in (
+        "/docs/assets/swagger-ui-bundle.js",
+        "/docs/assets/swagger-ui.css",
+        "/docs/init.js",
+    ):
+        assert asset in page
+        status, content, _ = shared.raw(asset)
+        assert status == 200 and len(content) > 100, asset

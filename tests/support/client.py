@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from websockets.sync.client import ClientConnection, connect
 
@@ -12,8 +14,14 @@ Message = dict[str, Any]
 
 
 class GameClient:
-    def __init__(self, ws_url: str) -> None:
-        self.connection: ClientConnection = connect(ws_url, open_timeout=10).__enter__()
+    def __init__(self, ws_url: str, source: str | None = None) -> None:
+        """``source``: the local address to talk from (127.0.0.2 is loopback too)."""
+        sock = None
+        if source is not None:
+            parts = urlsplit(ws_url)
+            address = (parts.hostname or "127.0.0.1", parts.port or 80)
+            sock = socket.create_connection(address, 10, source_address=(source, 0))
+        self.connection: ClientConnection = connect(ws_url, sock=sock, open_timeout=10).__enter__()
         self.received: list[Message] = []
         self.room: Message | None = None
         self.you: Message | None = None

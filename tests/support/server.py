@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -28,9 +29,13 @@ def free_port() -> int:
 class ServerProcess:
     """One server process; ``restart`` and ``kill`` keep its port and data folder."""
 
-    def __init__(self, data_dir: Path, *extra: str, port: int | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, *extra: str, port: int | None = None, files: int | None = None
+    ) -> None:
         self.data_dir = data_dir
         self.extra = extra
+        self.files = files
+        """A descriptor limit (RLIMIT_NOFILE) for the server, to run out of them cheaply."""
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self._log_file: BinaryIO | None = None
@@ -54,8 +59,18 @@ class ServerProcess:
         self._close_log()
         self._log_file = self.log_path.open("ab")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        files = self.files
+
+        def limit() -> None:
+            if files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
         self.process = subprocess.Popen(
-            command, stdout=self._log_file, stderr=subprocess.STDOUT, env=env
+            command,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            env=env,
+            preexec_fn=limit if files is not None else None,  # noqa: PLW1509 - setrlimit only
         )
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
@@ -139,8 +154,10 @@ class ServerProcess:
 
 
 @contextmanager
-def running_server(data_dir: Path, *extra: str) -> Iterator[ServerProcess]:
-    server = ServerProcess(data_dir, *extra)
+def running_server(
+    data_dir: Path, *extra: str, files: int | None = None
+) -> Iterator[ServerProcess]:
+    server = ServerProcess(data_dir, *extra, files=files)
     server.start()
     try:
         yield server
@@ -148,5 +165,11 @@ def running_server(data_dir: Path, *extra: str) -> Iterator[ServerProcess]:
         server.kill()
 
 
-TEST_FLAGS = ("--test-hooks", "--ai-delay", "0.05", "--animation-scale", "0")
-"""Fast AI, no animation allowance, a manual clock and scriptable dice."""
+TEST_FLAGS = (
+    "--test-hooks", "--ai-delay", "0.05", "--animation-scale", "0",
+    "--room-limit", "0", "--room-limit-hour", "0", "--room-limit-total", "0",
+    "--max-connections-per-address", "0",
+)  # fmt: skip
+"""Fast AI, no animation allowance, a manual clock and scriptable dice. Every test talks
+from 127.0.0.1, so the per-address budgets for rooms and connections are off; the tests
+of those limits give them again after these flags (the last value of a flag wins)."""

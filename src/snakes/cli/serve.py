@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
@@ -13,6 +14,12 @@ from pathlib import Path
 import click
 
 from snakes.server.settings import Settings, default_data_dir
+from snakes.server.transport.connections import (
+    ConnectionGate,
+    FloodFilter,
+    gated_protocols,
+    quiet_exception_handler,
+)
 
 
 class _JsonFormatter(logging.Formatter):
@@ -46,6 +53,8 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     if not access_log:
         # With thousands of players these are most of the log and a share of the CPU.
         handler.addFilter(lambda record: not _per_connection_line(record))
+    # A flood of bad clients writes one line per interval, never a traceback per socket.
+    handler.addFilter(FloodFilter())
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
 
@@ -197,6 +206,105 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     show_default=True,
     help="Unknown room codes one address may try a minute before it is refused (0: no limit).",
 )
+@click.option(
+    "--lookup-limit-total",
+    show_envvar=True,
+    envvar="SNAKES_LOOKUP_LIMIT_TOTAL",
+    type=click.IntRange(0, 10_000_000),
+    default=600,
+    show_default=True,
+    help="Unknown room codes all addresses together may try a minute (0: no limit).",
+)
+@click.option(
+    "--room-limit",
+    show_envvar=True,
+    envvar="SNAKES_ROOM_LIMIT",
+    type=click.IntRange(0, 1_000_000),
+    default=20,
+    show_default=True,
+    help="Rooms one address may create a minute (0: no limit).",
+)
+@click.option(
+    "--room-limit-hour",
+    show_envvar=True,
+    envvar="SNAKES_ROOM_LIMIT_HOUR",
+    type=click.IntRange(0, 10_000_000),
+    default=200,
+    show_default=True,
+    help="Rooms one address may create an hour (0: no limit).",
+)
+@click.option(
+    "--room-limit-total",
+    show_envvar=True,
+    envvar="SNAKES_ROOM_LIMIT_TOTAL",
+    type=click.IntRange(0, 10_000_000),
+    default=600,
+    show_default=True,
+    help="Rooms all addresses together may create a minute (0: no limit).",
+)
+@click.option(
+    "--max-rooms",
+    show_envvar=True,
+    envvar="SNAKES_MAX_ROOMS",
+    type=click.IntRange(0, 10_000_000),
+    default=20_000,
+    show_default=True,
+    help="Rooms this process holds at once; more are refused (0: no limit).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    show_envvar=True,
+    envvar="SNAKES_ALLOWED_HOSTS",
+    multiple=True,
+    help="A host name browsers reach this server by (besides --public-url's and loopback).",
+)
+@click.option(
+    "--max-connections",
+    show_envvar=True,
+    envvar="SNAKES_MAX_CONNECTIONS",
+    type=click.IntRange(0, 10_000_000),
+    default=0,
+    show_default=True,
+    help="Open connections at once (0: the descriptor limit less a reserve).",
+)
+@click.option(
+    "--max-connections-per-address",
+    show_envvar=True,
+    envvar="SNAKES_MAX_CONNECTIONS_PER_ADDRESS",
+    type=click.IntRange(0, 10_000_000),
+    default=256,
+    show_default=True,
+    help="Open connections from one address (IPv6: one /64) at once (0: no limit).",
+)
+@click.option(
+    "--header-timeout",
+    show_envvar=True,
+    envvar="SNAKES_HEADER_TIMEOUT",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds a client has to send a request's headers.",
+)
+@click.option(
+    "--max-body",
+    "max_body_bytes",
+    show_envvar=True,
+    envvar="SNAKES_MAX_BODY",
+    type=click.IntRange(1024, 100 * 1024 * 1024),
+    default=64 * 1024,
+    show_default=True,
+    help="Largest HTTP request body in bytes; larger ones get 413 unread.",
+)
+@click.option(
+    "--keepalive",
+    show_envvar=True,
+    envvar="SNAKES_KEEPALIVE",
+    type=click.FloatRange(0.1, 3600),
+    default=15.0,
+    show_default=True,
+    help="Seconds between WebSocket pings; a client that stops reading is dropped within 2x.",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
 @click.option(
     "--debug-stats", show_envvar=True, envvar="SNAKES_DEBUG_STATS", is_flag=True, hidden=True
@@ -228,6 +336,17 @@ def serve(
     log_format: str,
     access_log: bool,
     lookup_limit: int,
+    lookup_limit_total: int,
+    room_limit: int,
+    room_limit_hour: int,
+    room_limit_total: int,
+    max_rooms: int,
+    allowed_hosts: tuple[str, ...],
+    max_connections: int,
+    max_connections_per_address: int,
+    header_timeout: float,
+    max_body_bytes: int,
+    keepalive: float,
     open_browser: bool,
     debug_stats: bool,
     debug_tracemalloc: bool,
@@ -261,13 +380,31 @@ def serve(
         redis_prefix=redis_prefix,
         log_format=log_format,
         lookup_limit=lookup_limit,
+        lookup_limit_total=lookup_limit_total,
+        room_limit=room_limit,
+        room_limit_hour=room_limit_hour,
+        room_limit_total=room_limit_total,
+        max_rooms=max_rooms,
+        allowed_hosts=allowed_hosts,
+        max_connections=max_connections,
+        max_connections_per_address=max_connections_per_address,
+        header_timeout=header_timeout,
+        max_body_bytes=max_body_bytes,
+        keepalive=keepalive,
         access_log=access_log,
         debug_stats=debug_stats,
         debug_tracemalloc=debug_tracemalloc,
         test_hooks=test_hooks,
     )
+    gate = ConnectionGate(max_connections, max_connections_per_address, trusted_proxies)
+    http_protocol, ws_protocol = gated_protocols(gate, header_timeout)
     config = uvicorn.Config(
         create_app(settings),
+        http=http_protocol,
+        ws=ws_protocol,
+        ws_ping_interval=keepalive,
+        ws_ping_timeout=keepalive,
+        h11_max_incomplete_event_size=16 * 1024,
         host=host,
         port=port,
         log_config=None,
@@ -299,4 +436,12 @@ def serve(
 
     threading.Thread(target=announce, daemon=True).start()
     tune_gc()
-    server.run()
+
+    async def run() -> None:
+        asyncio.get_running_loop().set_exception_handler(quiet_exception_handler)
+        await server.serve()
+
+    # As uvicorn.Server.run does, with the loop's exception handler set first.
+    from uvicorn._compat import asyncio_run  # noqa: PLC0415
+
+    asyncio_run(run(), loop_factory=config.get_loop_factory())

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from snakes import __version__
@@ -30,7 +31,8 @@ from snakes.server.runtime.owners import LocalOwners, Owners
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api, protocol_schema, static, story
-from snakes.server.transport.limits import LookupLimiter
+from snakes.server.transport.bodylimit import BodyLimit
+from snakes.server.transport.limits import LookupLimiter, RoomBudget
 from snakes.server.transport.protocol import ProtocolError
 from snakes.server.transport.ws import serve_connection
 
@@ -124,13 +126,19 @@ def create_app(settings: Settings) -> FastAPI:
         title="Snakes & Ladders",
         version=__version__,
         lifespan=lifespan,
-        docs_url="/docs",
+        docs_url=None,  # served below from local assets: nothing from a CDN
         redoc_url=None,
     )
     app.state.settings = settings
     app.state.clock = clock
     app.state.dice = dice
-    app.state.lookups = LookupLimiter(settings.lookup_limit)
+    app.state.lookups = LookupLimiter(settings.lookup_limit, settings.lookup_limit_total)
+    app.state.rooms_budget = RoomBudget(
+        settings.room_limit,
+        settings.room_limit_hour,
+        settings.room_limit_total,
+        settings.max_rooms,
+    )
     app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "runtime", None))
     app.include_router(api.router)
     app.include_router(protocol_schema.router)
@@ -141,6 +149,10 @@ def create_app(settings: Settings) -> FastAPI:
         app.add_api_route("/debug/stats", api.debug_stats, include_in_schema=False)
 
     _install_error_handlers(app, metrics)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body_bytes, timeout=settings.header_timeout
+    )
+    _add_openapi_links(app)
 
     @app.middleware("http")
     async def _headers(
@@ -159,12 +171,98 @@ def create_app(settings: Settings) -> FastAPI:
             lookups=app.state.lookups,
             metrics=metrics,
             public_url=settings.public_url,
+            allowed_hosts=(*settings.allowed_hosts, settings.host),
+            send_timeout=settings.keepalive,
         )
 
     app.ws_endpoint = _ws
 
     app.include_router(static.router)
+    _install_docs(app)
     return app
+
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Snakes &amp; Ladders API</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+"""
+DOCS_INIT = """window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  validatorUrl: null,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: "BaseLayout"
+});
+"""
+
+
+LINKS = {
+    ("post", "/api/rooms"): {
+        "GetRoom": ("get", "/api/rooms/{code}"),
+        "JoinRoom": ("post", "/api/rooms/{code}/join"),
+        "GetRecord": ("get", "/api/rooms/{code}/record"),
+        "GetQr": ("get", "/api/rooms/{code}/qr.svg"),
+    },
+    ("post", "/api/rooms/{code}/join"): {
+        "GetRoom": ("get", "/api/rooms/{code}"),
+        "JoinAgain": ("post", "/api/rooms/{code}/join"),
+    },
+}
+"""OpenAPI links: the code a room's creation or a join answers names the room the
+other operations take (clients, and stateful testing, follow them)."""
+
+
+def _add_openapi_links(app: FastAPI) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = FastAPI.openapi(app)
+        paths = schema["paths"]
+        for (method, path), links in LINKS.items():
+            response = paths[path][method]["responses"]["201"]
+            response["links"] = {
+                name: {
+                    "operationId": paths[target][verb]["operationId"],
+                    "parameters": {"code": "$response.body#/code"},
+                }
+                for name, (verb, target) in links.items()
+            }
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _install_docs(app: FastAPI) -> None:
+    """``/docs``: Swagger UI from the assets fastapi-offline ships, under the strict CSP.
+
+    FastAPI's own page loads its scripts from a CDN and starts them with an inline
+    script; the CSP (``script-src 'self'``) blocks both, so the page was blank. Here
+    every script is a file of this server.
+    """
+    assets = Path(str(resources.files("fastapi_offline") / "static"))
+
+    @app.get("/docs", include_in_schema=False)
+    async def _docs() -> Response:
+        return Response(DOCS_PAGE, media_type="text/html; charset=utf-8")
+
+    @app.get("/docs/init.js", include_in_schema=False)
+    async def _docs_init() -> Response:
+        return Response(DOCS_INIT, media_type="text/javascript; charset=utf-8")
+
+    app.mount("/docs/assets", StaticFiles(directory=assets), name="docs-assets")
 
 
 def _install_error_handlers(app: FastAPI, metrics: Metrics) -> None:

@@ -42,7 +42,30 @@ class Settings:
     """With Redis this process is one node of many; without it, SQLite on one machine."""
     redis_prefix: str = "snakes:"
     lookup_limit: int = 30
-    """Unknown room codes one client address may look up a minute (0: no limit)."""
+    """Unknown room codes one client address (an IPv6 /64) may look up a minute (0: no limit)."""
+    lookup_limit_total: int = 600
+    """Unknown room codes all addresses together may look up a minute (0: no limit)."""
+    room_limit: int = 20
+    """Rooms one client address (an IPv6 /64) may create a minute (0: no limit)."""
+    room_limit_hour: int = 200
+    """Rooms one client address (an IPv6 /64) may create an hour (0: no limit)."""
+    room_limit_total: int = 600
+    """Rooms all addresses together may create a minute (0: no limit)."""
+    max_rooms: int = 20_000
+    """Rooms this process holds at once; creating one more is refused (0: no limit)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names a browser may reach this server by, besides --public-url's and loopback."""
+    max_connections: int = 0
+    """Open connections (HTTP and WebSocket) at once; 0: from the descriptor limit."""
+    max_connections_per_address: int = 256
+    """Open connections from one client address (an IPv6 /64) at once (0: no limit)."""
+    header_timeout: float = 10.0
+    """Seconds a client has to send a request's headers before it is disconnected."""
+    max_body_bytes: int = 64 * 1024
+    """Largest HTTP request body; a larger one is refused with 413 before it is read."""
+    keepalive: float = 15.0
+    """Seconds between WebSocket pings, and how long a ping or a send may wait for the
+    client: a connection that stops reading is cut off within twice this."""
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
     debug_stats: bool = False

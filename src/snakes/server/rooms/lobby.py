@@ -19,6 +19,7 @@ from snakes.server.rooms.access import (
 )
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import COLOURS, Kind, Mode, Phase, Seat
+from snakes.server.rooms.names import check_seat_names
 from snakes.server.rooms.timers import cancel_all
 from snakes.server.rooms.turns import act
 from snakes.server.rooms.updates import publish
@@ -27,6 +28,8 @@ from snakes.server.settings import Settings
 
 
 def check_colours(seats: list[Seat]) -> None:
+    """Colours from the six, each once; and no name a look-alike of another's."""
+    check_seat_names(seats)
     colours = [s.colour for s in seats]
     for colour in colours:
         if colour not in COLOURS:

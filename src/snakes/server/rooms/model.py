@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import unicodedata
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -35,6 +34,7 @@ from snakes.engine import (
     state_to_snapshot,
 )
 from snakes.fair import SCHEME, commit
+from snakes.server.rooms.names import clean_name as clean_name  # noqa: PLC0414 - re-exported
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 NAME_MAX = 20
@@ -67,20 +67,6 @@ def rules_data(rules: Rules) -> dict[str, Any]:
 def board_data(board: Board) -> dict[str, object]:
     """``board.to_data()``, worked out once per board. Shared: never change it."""
     return board.to_data()
-
-
-def clean_name(name: str) -> str:
-    """A seat name trimmed and checked: 1-20 characters, any script, no control characters.
-
-    >>> clean_name("  Ana  ")
-    'Ana'
-    """
-    trimmed = unicodedata.normalize("NFC", name).strip()
-    if not 1 <= len(trimmed) <= NAME_MAX:
-        raise ValueError(f"a name has 1-{NAME_MAX} characters")
-    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in trimmed):
-        raise ValueError("a name may not hold control characters")
-    return trimmed
 
 
 @dataclass(frozen=True)

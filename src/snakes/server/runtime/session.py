@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 SEND_QUEUE_LIMIT = 256
-"""A connection this far behind is closed; it reconnects and gets the whole state."""
+"""A connection this far behind is dropped; it reconnects and gets the whole state."""
 
 
 @dataclass(eq=False)
@@ -22,6 +23,12 @@ class Session:
     """The client's address (a trusted proxy's X-Forwarded-For already applied)."""
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     overflowed: bool = False
+    drop: Callable[[], None] | None = None
+    """Cuts the connection off at once (the transport's ``abort``), set by the endpoint.
+
+    A client that has stopped reading never drains its socket, so neither a closing
+    handshake nor the writer would ever finish: the connection is aborted instead, and
+    its endpoint's disconnect path runs as for any lost connection."""
 
     @property
     def spectator(self) -> bool:
@@ -32,7 +39,9 @@ class Session:
             return
         if self.outbox.qsize() >= SEND_QUEUE_LIMIT:
             self.overflowed = True
-            self.outbox.put_nowait(None)  # tells the writer to close
+            self.outbox.put_nowait(None)  # tells the writer to stop
+            if self.drop is not None:
+                self.drop()
             return
         self.outbox.put_nowait(text)
 

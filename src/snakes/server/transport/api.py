@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import io
+import math
 import sys
 import tracemalloc
 from collections import Counter
@@ -21,7 +22,7 @@ from snakes.server.codes import normalise_code
 from snakes.server.content import build_content
 from snakes.server.rooms.model import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
 from snakes.server.runtime.runtime import RoomRuntime
-from snakes.server.transport.limits import MISS_CODES, LookupLimiter
+from snakes.server.transport.limits import MISS_CODES, LookupLimiter, RoomBudget
 from snakes.server.transport.protocol import ProtocolError, RulesIn
 
 router = APIRouter()
@@ -118,7 +119,13 @@ async def _looked_up(request: Request, work: Awaitable[T]) -> T:
 
 @router.post("/api/rooms", status_code=201, responses=_ERRORS)
 async def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
-    """Create a room. Local rooms (ai, pass) start at once; online rooms open a lobby."""
+    """Create a room. Local rooms (ai, pass) start at once; online rooms open a lobby.
+
+    Rooms are budgeted per client address and overall (``--room-limit``...): over the
+    budget the answer is 429 ``rate_limited`` with ``Retry-After``.
+    """
+    budget: RoomBudget = request.app.state.rooms_budget
+    budget.spend(client_address(request), _runtime(request).room_count)
     seats = [Seat(s.name, s.colour, Kind(s.kind)) for s in body.seats]
     created = await _runtime(request).create(
         Mode(body.mode),
@@ -263,16 +270,22 @@ _STATUS = {
     "rate_limited": 429,
     "room_full": 409,
     "colour_taken": 409,
+    "name_taken": 409,
     "already_started": 409,
     "unavailable": 503,
     "busy": 503,
+    # Answered by the body limit before a request reaches a route; listed here so that
+    # every HTTP status of the API has one home.
+    "too_large": 413,
+    "too_slow": 408,
 }
 
 
 def protocol_error_response(error: ProtocolError) -> JSONResponse:
     status = _STATUS.get(error.code, 400)
+    retry = math.ceil(error.retry_after) if error.retry_after is not None else 60
     return JSONResponse(
         {"error": {"code": error.code, "message": error.message}},
         status_code=status,
-        headers={"Retry-After": "60"} if status == 429 else None,
+        headers={"Retry-After": str(retry)} if status == 429 else None,
     )

@@ -10,6 +10,8 @@ headers middleware rewrites the client address only for those).
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -20,47 +22,149 @@ from snakes.server.transport.protocol import ProtocolError
 MAX_TRACKED = 100_000
 """Addresses remembered at once; the least recently seen ones are forgotten first."""
 MISS_CODES = frozenset({"room_not_found", "record_not_found"})
+HELLO_MISS_CODES = MISS_CODES | {"bad_secret"}
+"""A hello with a secret that holds nothing is a miss too: it would tell a real code."""
 
 
-class LookupLimiter:
-    """Failed room lookups per client address: ``per_minute`` on average, in bursts."""
+def address_key(host: str) -> str:
+    """The unit per-address limits count: the address, or its /64 for IPv6.
 
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.per_minute = per_minute
-        self.rate = per_minute / 60.0
+    One IPv6 host usually has a whole /64 to itself, so counting single IPv6 addresses
+    would give it billions of budgets.
+
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("::ffff:192.0.2.7"), address_key("x")
+    ('2001:db8:1:2::/64', '192.0.2.7', 'x')
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class Buckets:
+    """Token buckets by key: ``capacity`` tokens, refilled at ``capacity`` per ``period`` s.
+
+    ``capacity`` 0 means no limit. At most ``MAX_TRACKED`` keys are kept; a forgotten
+    key starts again full, which favours the many over the one.
+    """
+
+    def __init__(
+        self, capacity: int, period: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.capacity = capacity
+        self.rate = capacity / period if period > 0 else 0.0
         self._clock = clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-        self.refused = 0
 
-    def _tokens(self, address: str, now: float) -> float:
-        tokens, stamp = self._buckets.get(address, (float(self.per_minute), now))
-        return min(float(self.per_minute), tokens + (now - stamp) * self.rate)
+    def _tokens(self, key: str, now: float) -> float:
+        tokens, stamp = self._buckets.get(key, (float(self.capacity), now))
+        return min(float(self.capacity), tokens + (now - stamp) * self.rate)
 
-    def check(self, address: str) -> None:
-        """Refuse any lookup from an address that has used up its misses."""
-        if self.per_minute <= 0:
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` has a whole token again; 0 when it has one now."""
+        if self.capacity <= 0:
+            return 0.0
+        tokens = self._tokens(key, self._clock())
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
+    def spend(self, key: str) -> None:
+        if self.capacity <= 0:
             return
         now = self._clock()
-        tokens = self._tokens(address, now)
-        if tokens < 1:
-            self.refused += 1
-            wait = max(1, round((1 - tokens) / self.rate))
-            raise ProtocolError(
-                "rate_limited", f"too many unknown room codes; try again in {wait} s"
-            )
-
-    def miss(self, address: str) -> None:
-        """Spend one token: this address looked up a code that names no room."""
-        if self.per_minute <= 0:
-            return
-        now = self._clock()
-        self._buckets[address] = (self._tokens(address, now) - 1, now)
-        self._buckets.move_to_end(address)
+        self._buckets[key] = (self._tokens(key, now) - 1, now)
+        self._buckets.move_to_end(key)
         while len(self._buckets) > MAX_TRACKED:
             self._buckets.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+
+def _refuse(what: str, wait: float) -> ProtocolError:
+    seconds = max(1, math.ceil(wait))
+    return ProtocolError("rate_limited", f"{what}; try again in {seconds} s", retry_after=seconds)
+
+
+class LookupLimiter:
+    """Failed room lookups: ``per_minute`` per client address (an IPv6 /64), and
+    ``total_per_minute`` from everyone together, so that guessing from many addresses
+    is slowed as well. With either used up every lookup is refused, found or not, so a
+    guesser learns nothing more; a hello that holds a valid seat secret is never refused
+    (the WebSocket endpoint tries it first: see ``ws.py``)."""
+
+    def __init__(
+        self,
+        per_minute: int,
+        total_per_minute: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_minute = per_minute
+        self.total_per_minute = total_per_minute
+        self._addresses = Buckets(per_minute, 60.0, clock)
+        self._everyone = Buckets(total_per_minute, 60.0, clock)
+        self.refused = 0
+
+    def check(self, address: str) -> None:
+        """Refuse any lookup from an address that has used up its misses (or when all have)."""
+        wait = self._addresses.wait(address_key(address))
+        if wait > 0:
+            self.refused += 1
+            raise _refuse("too many unknown room codes from your address", wait)
+        wait = self._everyone.wait("")
+        if wait > 0:
+            self.refused += 1
+            raise _refuse("too many unknown room codes are being tried", wait)
+
+    def miss(self, address: str) -> None:
+        """Spend one token: this address looked up a code that names no room."""
+        self._addresses.spend(address_key(address))
+        self._everyone.spend("")
+
+    def __len__(self) -> int:
+        return len(self._addresses)
+
+
+class RoomBudget:
+    """New rooms: per client address (an IPv6 /64) a minute and an hour, and from
+    everyone together a minute; and how many rooms this process may hold at once."""
+
+    def __init__(
+        self,
+        per_minute: int,
+        per_hour: int,
+        total_per_minute: int,
+        max_rooms: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.max_rooms = max_rooms
+        self._minute = Buckets(per_minute, 60.0, clock)
+        self._hour = Buckets(per_hour, 3600.0, clock)
+        self._everyone = Buckets(total_per_minute, 60.0, clock)
+        self.refused = 0
+
+    def spend(self, address: str, rooms_held: int) -> None:
+        """Count one new room from ``address``, or refuse it (``rate_limited``)."""
+        key = address_key(address)
+        if self.max_rooms and rooms_held >= self.max_rooms:
+            self.refused += 1
+            raise _refuse("the server holds as many rooms as it may", 60.0)
+        for buckets, who in (
+            (self._minute, "your address"),
+            (self._hour, "your address"),
+            (self._everyone, "everyone"),
+        ):
+            wait = buckets.wait(key if buckets is not self._everyone else "")
+            if wait > 0:
+                self.refused += 1
+                raise _refuse(f"too many new rooms from {who}", wait)
+        self._minute.spend(key)
+        self._hour.spend(key)
+        self._everyone.spend("")
 
 
 def _origin_of(url: str) -> tuple[str, str] | None:
@@ -79,12 +183,54 @@ def _origin_of(url: str) -> tuple[str, str] | None:
     return parts.scheme.lower(), netloc
 
 
-def origin_allowed(origin: str | None, host: str | None, public_url: str | None) -> bool:
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def host_allowed(host: str | None, public_url: str | None, allowed: tuple[str, ...] = ()) -> bool:
+    """Is ``host`` (a ``Host`` header) a name this server answers to?
+
+    A page that rebinds its own name (``evil.example``) to this server's address sends
+    ``Host: evil.example`` and ``Origin: http://evil.example``: the two agree, so the
+    Host is checked on its own. Allowed: an address literal (nobody rebinds those),
+    the loopback names, the public URL's host and the ``--allowed-host`` names.
+
+    >>> host_allowed("evil.example:8000", None), host_allowed("127.0.0.1:8000", None)
+    (False, True)
+    >>> host_allowed("snakes.example.org", "https://snakes.example.org")
+    True
+    >>> host_allowed("[::1]:80", None)
+    True
+    """
+    if not host:
+        return False
+    parts = urlsplit(f"//{host}")
+    try:
+        name = (parts.hostname or "").rstrip(".").lower()
+    except ValueError:
+        return False
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
+        return True
+    if public_url and (urlsplit(public_url).hostname or "").lower() == name:
+        return True
+    return name in {a.rstrip(".").lower() for a in allowed}
+
+
+def origin_allowed(
+    origin: str | None, host: str | None, public_url: str | None, allowed: tuple[str, ...] = ()
+) -> bool:
     """May a WebSocket handshake with this ``Origin`` header go on?
 
     Browsers always send ``Origin``; programs (the CLI, bots, tests) often do not, and
     they are no cross-site threat, so a missing header is allowed. Otherwise the origin
-    must be the public URL's, or the site the request itself came to (its ``Host``).
+    must be the public URL's, or the site the request itself came to (its ``Host``),
+    when that Host is one of this server's names (:func:`host_allowed`: DNS rebinding).
 
     >>> origin_allowed("https://evil.example", "127.0.0.1:8000", None)
     False
@@ -94,6 +240,8 @@ def origin_allowed(origin: str | None, host: str | None, public_url: str | None)
     True
     >>> origin_allowed(None, "127.0.0.1:8000", None)
     True
+    >>> origin_allowed("http://evil.example:8000", "evil.example:8000", "https://snakes.example.org")
+    False
     """
     if origin is None:
         return True
@@ -102,7 +250,7 @@ def origin_allowed(origin: str | None, host: str | None, public_url: str | None)
         return False  # "null" (sandboxed frames, files) and anything odd
     if public_url and _origin_of(public_url) == seen:
         return True
-    if host:
+    if host and host_allowed(host, public_url, allowed):
         here = _origin_of(f"{seen[0]}://{host}")
         return here is not None and here[1] == seen[1]
     return False

@@ -21,7 +21,13 @@ from snakes.server.metrics import Metrics
 from snakes.server.rooms.model import clean_name
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
-from snakes.server.transport.limits import MISS_CODES, LookupLimiter, origin_allowed
+from snakes.server.transport.connections import TRANSPORT_KEY, QuietLog
+from snakes.server.transport.limits import (
+    HELLO_MISS_CODES,
+    MISS_CODES,
+    LookupLimiter,
+    origin_allowed,
+)
 from snakes.server.transport.protocol import (
     MAX_MESSAGE_BYTES,
     AddAiIntent,
@@ -45,7 +51,11 @@ log = logging.getLogger("snakes.ws")
 CLOSE_TOO_LARGE = 1009
 CLOSE_POLICY = 1008
 CLOSE_GOING_AWAY = 1001
+CLOSE_UNSUPPORTED = 1003
+"""A binary frame: the protocol is JSON text only."""
 CLOSE_TOO_SLOW = 4000
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects a message may have; our messages need 3."""
 
 
 class RateLimit:
@@ -83,9 +93,11 @@ async def serve_connection(
     lookups: LookupLimiter | None = None,
     metrics: Metrics | None = None,
     public_url: str | None = None,
+    allowed_hosts: tuple[str, ...] = (),
+    send_timeout: float = 15.0,
 ) -> None:
     origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), public_url):
+    if not origin_allowed(origin, websocket.headers.get("host"), public_url, allowed_hosts):
         # Before accept: the handshake is refused (HTTP 403), so a page on another
         # site can never drive a player's seat with the player's cookies or network.
         if metrics is not None:
@@ -96,13 +108,24 @@ async def serve_connection(
     await websocket.accept()
     session = Session()
     session.address = websocket.client.host if websocket.client else ""
+    socket_transport = transport_of(websocket)
+    if socket_transport is not None:
+        session.drop = lambda: _drop(socket_transport, session, "fell too far behind")
     transport = _Transport(lookups, metrics)
-    writer = asyncio.create_task(_write(websocket, session))
+    writer = asyncio.create_task(_write(websocket, session, send_timeout, socket_transport))
     loop = asyncio.get_running_loop()
     limit = RateLimit(loop.time())
     try:
         while True:
-            text = await websocket.receive_text()
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None:
+                # Binary frames carry nothing of ours; invalid UTF-8 in a text frame is
+                # refused earlier, by the WebSocket layer (1007).
+                await websocket.close(CLOSE_UNSUPPORTED, "messages are JSON text")
+                return
             if len(text.encode()) > MAX_MESSAGE_BYTES:
                 await websocket.close(CLOSE_TOO_LARGE, "message too large")
                 return
@@ -131,9 +154,11 @@ async def _handle(
     started = time.perf_counter()
     metrics = transport.metrics if transport else None
     try:
+        if _too_deep(text):
+            raise ProtocolError("bad_message", f"a message nests at most {MAX_DEPTH} deep")
         try:
             data: Any = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ProtocolError("bad_message", "a message is one JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("ref"), str):
             ref = data["ref"][:64]
@@ -164,11 +189,22 @@ async def _dispatch(
             if lookups is None:
                 await runtime.hello(session, code, secret)
                 return
-            lookups.check(session.address)
+            if secret is None:
+                lookups.check(session.address)
+                try:
+                    await runtime.hello(session, code, secret)
+                except ProtocolError as error:
+                    if error.code in MISS_CODES:
+                        lookups.miss(session.address)
+                    raise
+                return
+            # A valid seat secret (192 bits) is no guess: it is tried first and never
+            # refused, so a guesser behind the same NAT cannot lock the player out.
             try:
                 await runtime.hello(session, code, secret)
             except ProtocolError as error:
-                if error.code in MISS_CODES:
+                if error.code in HELLO_MISS_CODES:
+                    lookups.check(session.address)  # out of guesses: say no more than that
                     lookups.miss(session.address)
                 raise
         case Ping():
@@ -197,6 +233,38 @@ async def _dispatch(
             await runtime.intent(session, "finish_ai", {})
 
 
+def _too_deep(text: str) -> bool:
+    """Does this text nest arrays or objects deeper than ``MAX_DEPTH`` (strings aside)?
+
+    Checked before parsing: ``json.loads`` recurses once per level and a thousand
+    levels would raise ``RecursionError`` deep inside it.
+
+    >>> _too_deep("[" * 33 + "]" * 33), _too_deep('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
+    (True, False)
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def _clean_name(name: str) -> str:
     try:
         return clean_name(name)
@@ -204,15 +272,43 @@ def _clean_name(name: str) -> str:
         raise ProtocolError("invalid_name", str(error)) from None
 
 
-async def _write(websocket: WebSocket, session: Session) -> None:
+def transport_of(websocket: WebSocket) -> asyncio.Transport | None:
+    """The connection's asyncio transport, when the server put it in the scope."""
+    found = websocket.scope.get("extensions", {}).get(TRANSPORT_KEY)
+    return found if isinstance(found, asyncio.Transport) else None
+
+
+_QUIET = QuietLog(logging.getLogger("snakes.ws"))
+
+
+def _drop(transport: asyncio.Transport, session: Session, why: str) -> None:
+    """Abort the socket: its buffer is never sent, and the receive loop sees it gone."""
+    _QUIET.hit("dropped", "dropped a WebSocket that %s", why)
+    transport.abort()
+    session.outbox.put_nowait(None)
+
+
+async def _write(
+    websocket: WebSocket,
+    session: Session,
+    send_timeout: float = 15.0,
+    transport: asyncio.Transport | None = None,
+) -> None:
     while True:
         text = await session.outbox.get()
         if text is None:
-            if session.overflowed:
+            if session.overflowed and transport is None:
                 with contextlib.suppress(Exception):
                     await websocket.close(CLOSE_TOO_SLOW, "too far behind; reconnect")
             return
         try:
-            await websocket.send_text(text)
+            async with asyncio.timeout(send_timeout):
+                await websocket.send_text(text)
+        except TimeoutError:
+            # The socket did not take one message in all that time: the client stopped
+            # reading. Waiting longer would hold its memory and its seat's presence.
+            if transport is not None:
+                _drop(transport, session, f"read nothing for {send_timeout:g} s")
+            return
         except Exception:
             return
