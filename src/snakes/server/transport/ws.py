@@ -171,8 +171,11 @@ async def _dispatch(
                 if error.code in MISS_CODES:
                     lookups.miss(session.address)
                 raise
-        case Ping():
+        case Ping(t=None):
             session.send('{"type":"pong"}')
+        case Ping(t=sent):
+            # Echo the client's time with ours: it measures its clock's offset from it.
+            session.send(json.dumps({"type": "pong", "t": sent, "server_ms": _wall_ms()}))
         case RollIntent(seat=seat, version=version):
             await manager.intent(session, lambda s, r: manager.roll(s, r, seat, version))
         case LeaveIntent(seat=seat):
@@ -196,6 +199,10 @@ async def _dispatch(
             await manager.intent(session, manager.rematch)
         case FinishAiIntent():
             await manager.intent(session, manager.finish_ai)
+
+
+def _wall_ms() -> int:
+    return round(time.time() * 1000)
 
 
 def _clean_name(name: str) -> str:
