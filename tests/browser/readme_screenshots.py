@@ -22,7 +22,10 @@ from tests.support.client import GameClient
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
 ROOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SIZES = {"phone": ViewportSize(width=360, height=640), "desktop": ViewportSize(width=1440, height=900)}
+SIZES = {
+    "phone": ViewportSize(width=360, height=640),
+    "desktop": ViewportSize(width=1440, height=900),
+}
 PUBLIC = ("--public-url", "https://snakes.example.org")  # what an invite link looks like
 
 # Ava (red) and the AI players Monkey, Tiger and Gecko, round by round (a six rolls again).

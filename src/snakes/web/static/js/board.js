@@ -60,7 +60,8 @@ export class Board {
     });
     this.title = s("title", { text: "The game board" });
     this.el.append(this.title, this._defs());
-    this.el.append(this._frame(), this._squares(), this._tray());
+    this.trayEl = this._tray();
+    this.el.append(this._frame(), this._squares(), this.trayEl);
     this.jumpLayer = s("g", { class: "jumps" });
     this.el.append(this.jumpLayer);
     for (const [start, end] of this.data.ladders) this._ladder(start, end);
@@ -68,6 +69,14 @@ export class Board {
     this.el.append(this._numbers());
     this.tokenLayer = s("g", { class: "tokens" });
     this.el.append(this.tokenLayer);
+  }
+
+  /** The START tray shows only while some token waits on square 0. */
+  showTray(on) {
+    const height = on ? TRAY_TOP + TRAY_HEIGHT + PAD * 2 : BOARD + PAD * 2;
+    this.el.setAttribute("viewBox", `${-PAD} ${-PAD} ${BOARD + PAD * 2} ${height}`);
+    this.trayEl.style.display = on ? "" : "none";
+    this.el.classList.toggle("with-tray", on);
   }
 
   /** Replace the accessible summary (positions of every token). */

@@ -28,7 +28,9 @@ export function renderSeatCards(list, view, squares, mine, onRemove = null) {
       h("span", { class: "seat-info" },
         h("span", { class: "seat-name-row" }, h("span", { class: "seat-name" }, seat.name), chips),
         h("span", { class: "seat-meta" },
-          h("span", { class: "seat-square" }, square > 0 ? `Square ${square}` : "At the start"),
+          h("span", { class: "seat-square" }, square > 0
+            ? [h("span", { class: "seat-square-word" }, "Square "), String(square)]
+            : [h("span", { class: "seat-square-word" }, "At the "), "start"]),
           h("span", { class: "seat-status" }, statusText(seat)))),
       current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, turnText(seat, isMine)) : null,
       onRemove && seat.status === "racing" && !mine.has(seat.index) && (seat.away || (seat.kind === "human" && seat.connected === false))

@@ -272,6 +272,12 @@ export function mount(root, route, ctx) {
     await tokens.layout(squares, { glide: true });
     tokens.setCurrent(turn);
     renderCards(room);
+    renderTray(room);
+  }
+
+  function renderTray(room) {
+    if (!board) return;
+    board.showTray(room.seats.some((seat) => seat.status !== "left" && (squares.get(seat.index) ?? seat.square) === 0));
   }
 
   function ensureBoard(room) {
@@ -292,6 +298,7 @@ export function mount(root, route, ctx) {
     tokens.setSeats(room.seats);
     tokens.layout(squares, { glide });
     tokens.setCurrent(isOver(room) ? null : room.turn);
+    renderTray(room);
     screen.dataset.version = String(room.version);
     screen.dataset.phase = room.phase;
     screen.dataset.mode = room.mode;
