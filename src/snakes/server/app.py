@@ -27,7 +27,7 @@ from snakes.server.clock import Clock, ManualClock, SystemClock, WallClock
 from snakes.server.metrics import Metrics
 from snakes.server.runtime.manager import RoomManager
 from snakes.server.settings import Settings
-from snakes.server.transport import api
+from snakes.server.transport import api, config
 from snakes.server.transport.limits import LookupLimiter
 from snakes.server.transport.protocol import ProtocolError
 from snakes.server.transport.ws import serve_connection
@@ -127,6 +127,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.lookups = LookupLimiter(settings.lookup_limit)
     app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "manager", None))
     app.include_router(api.router)
+    app.include_router(config.router)
     if settings.test_hooks:
         app.include_router(testing.hooks.router)
     if settings.debug_stats:

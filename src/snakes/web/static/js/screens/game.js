@@ -16,8 +16,8 @@ import { secretFor, markOver, clearGame } from "../saved-game.js";
 import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
+import { finishName } from "../config.js";
 
-const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
 
 export function mount(root, route, ctx) {
   const code = String(route.params[0] || "").toUpperCase();
@@ -304,7 +304,7 @@ export function mount(root, route, ctx) {
     screen.dataset.mode = room.mode;
     const rules = room.rules || {};
     rulesLine.textContent = [
-      FINISH_NAMES[rules.finish] || "Classic",
+      finishName(rules.finish || "classic"),
       rules.exact_finish ? "exact finish" : "no exact finish",
       rules.six_again ? "sixes roll again" : "no bonus sixes",
     ].join(" · ");
