@@ -57,13 +57,13 @@ def test_create_room_form_uses_the_servers_countdown_range(
         expect(field).to_have_value("40")
         expect(field).to_have_attribute("min", "30")
         expect(field).to_have_attribute("max", "90")
-        expect(page.get_by_text("Seconds per turn (30–90)")).to_be_visible()
+        expect(page.get_by_text("Seconds per turn (30\u201390)")).to_be_visible()
         page.get_by_test_id("host-name").fill("Hana")
         page.get_by_test_id("create-room").click()
         page.wait_for_selector("[data-screen=lobby]")
         code = page.get_attribute("[data-screen=lobby]", "data-code")
         assert tuned_server.get(f"/api/rooms/{code}")["countdown_seconds"] == 40
         # The lobby offers the same range to the host.
-        expect(page.get_by_text("Seconds per turn (30–90)")).to_be_visible()
+        expect(page.get_by_text("Seconds per turn (30\u201390)")).to_be_visible()
     finally:
         context.close()
