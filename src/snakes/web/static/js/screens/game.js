@@ -215,6 +215,7 @@ export function mount(root, route, ctx) {
       case "rolled":
         clearPending();
         turn = seat;
+        showTurn(room, seat, ev.bonus);
         renderCards(room);
         sound.roll();
         await die.roll(ev.value, { bonus: ev.bonus });
@@ -259,6 +260,7 @@ export function mount(root, route, ctx) {
         break;
       case "turn_passed":
         turn = seat;
+        showTurn(room, seat, false);
         // A tab in the background was signalled when the update arrived (turnSignal).
         if (!document.hidden && session.mySeats().has(seat) && room.seats[seat] && room.seats[seat].kind === "human") sound.turn();
         await pause(duration(260));
@@ -417,6 +419,19 @@ export function mount(root, route, ctx) {
     return Boolean(seat && seat.kind === "human" && session.mySeats().has(seat.index) && seat.status === "racing");
   }
 
+  /**
+   * The banner while moves play out: who is rolling now. Updates can follow each other
+   * for a long time (AI seats, "Skip to results"), so it must not wait for the end.
+   */
+  function showTurn(room, index, bonus) {
+    const seat = room.seats[index];
+    if (!seat) return;
+    const mine = session.mySeats().has(index) && seat.kind === "human";
+    banner.textContent = bonus && mine ? `Bonus roll, ${seat.name}!` : turnText(seat, mine);
+    banner.classList.toggle("bonus", Boolean(bonus));
+    banner.classList.toggle("mine", mine);
+  }
+
   function renderControls() {
     const ok = canRoll();
     rollButton.setAttribute("aria-disabled", String(!ok));
@@ -424,12 +439,7 @@ export function mount(root, route, ctx) {
     if (!shown) return;
     const seat = shown.seats[shown.turn];
     if (isOver(shown)) banner.textContent = "Game over!";
-    else if (!busy && seat) {
-      const mine = session.mySeats().has(seat.index) && seat.kind === "human";
-      banner.textContent = shown.bonus && mine ? `Bonus roll, ${seat.name}!` : turnText(seat, mine);
-      banner.classList.toggle("bonus", Boolean(shown.bonus));
-      banner.classList.toggle("mine", mine);
-    }
+    else if (!busy && seat) showTurn(shown, seat.index, shown.bonus);
     if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = "Reconnecting…";
     const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
     skipButton.hidden = !showSkip;

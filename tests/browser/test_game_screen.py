@@ -1,0 +1,84 @@
+"""The game screen tells the truth about whose turn it is, for players and watchers.
+
+How to play: "On your turn, tap the big Roll button." and "In pass & play, hand the
+device to whoever the glowing seat card names." The brief: "When only AI seats are
+still racing (Last One Standing), offer 'Skip to results'".
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import open_setup, serious_violations, start_game
+from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+# Me: 1 climbs to 38; 6, 6 and 1 reach 51 and climb to 67; 4 lands on 71 and climbs to
+# 91; 5 reaches 96; 4 finishes. The AI rolls a 2 in between (2, 4 -> 14, 16 -> 6, 8).
+FINISH_FIRST = [1, 2, 6, 6, 1, 2, 4, 2, 5, 2, 4]
+
+# Every text the turn banner shows, in order.
+WATCH_BANNER = """() => {
+  const banner = document.querySelector('[data-testid=turn-banner]');
+  window.__banners = [banner.textContent];
+  new MutationObserver(() => window.__banners.push(banner.textContent))
+    .observe(banner, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def _settings(page: Page, speed: str = "fast") -> None:
+    page.goto("/")
+    page.evaluate(
+        "speed => localStorage.setItem('snakes.settings', JSON.stringify({speed, sound: false}))",
+        speed,
+    )
+    page.reload()
+    page.wait_for_selector("[data-screen=home]")
+
+
+def _until(page: Page, server: ServerProcess, script: str, rounds: int = 400) -> None:
+    """Move the server's clock (AI seats wait on it) until ``script`` is true on the page."""
+    for _ in range(rounds):
+        if page.evaluate(script):
+            return
+        server.advance(0.3)
+        page.wait_for_timeout(30)
+    squares = page.evaluate("document.querySelector('[data-testid=log-list]').textContent")
+    raise AssertionError(f"never true: {script}; squares {squares}")
+
+
+ROLL_READY = (
+    "() => document.querySelector('[data-testid=roll]')?.getAttribute('aria-disabled') === 'false'"
+)
+RESULT = "() => Boolean(document.querySelector('[data-screen=result] [data-testid=result-list]'))"
+SKIP_READY = "() => { const b = document.querySelector('[data-testid=skip-to-results]'); return b && !b.hidden && !b.disabled; }"
+
+
+def test_skip_to_results_never_calls_a_finished_player(
+    hooks_page: Page, hooks_server: ServerProcess
+) -> None:
+    page = hooks_page
+    _settings(page, "fast")
+    open_setup(page, "ai")
+    page.get_by_test_id("seat-name").first.fill("Me")
+    page.get_by_test_id("finish-last-one-standing").check()
+    page.get_by_test_id("rule-exact-finish").uncheck()  # a shorter race for the AI
+    while page.get_by_test_id("setup-seat").count() > 2:
+        page.get_by_test_id("ai-fewer").click()
+    hooks_server.script_dice(*FINISH_FIRST)
+    start_game(page)
+    for _ in range(7):  # 1 | 6, 6, 1 | 4 | 5 | 4
+        _until(page, hooks_server, ROLL_READY)
+        page.get_by_test_id("roll").click()
+        expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "true")
+    _until(page, hooks_server, SKIP_READY)
+    expect(page.locator("[data-testid=seat-card][data-seat='0']")).to_have_attribute(
+        "data-status", "finished"
+    )
+    page.evaluate(WATCH_BANNER)
+    page.get_by_test_id("skip-to-results").click()
+    _until(page, hooks_server, RESULT, rounds=3000)
+    banners: list[str] = page.evaluate("window.__banners")
+    assert not [b for b in banners if "Me" in b], banners
