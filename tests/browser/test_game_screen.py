@@ -10,7 +10,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import open_setup, serious_violations, start_game
+from tests.browser.helpers import (
+    open_setup,
+    serious_violations,
+    start_game,
+    use_instant_animations,
+)
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -53,7 +58,10 @@ ROLL_READY = (
     "() => document.querySelector('[data-testid=roll]')?.getAttribute('aria-disabled') === 'false'"
 )
 RESULT = "() => Boolean(document.querySelector('[data-screen=result] [data-testid=result-list]'))"
-SKIP_READY = "() => { const b = document.querySelector('[data-testid=skip-to-results]'); return b && !b.hidden && !b.disabled; }"
+SKIP_READY = """() => {
+  const b = document.querySelector('[data-testid=skip-to-results]');
+  return b && !b.hidden && !b.disabled;
+}"""
 
 
 def test_skip_to_results_never_calls_a_finished_player(
@@ -82,3 +90,20 @@ def test_skip_to_results_never_calls_a_finished_player(
     _until(page, hooks_server, RESULT, rounds=3000)
     banners: list[str] = page.evaluate("window.__banners")
     assert not [b for b in banners if "Me" in b], banners
+
+
+def test_the_open_game_log_is_reachable_by_keyboard_and_axe_clean(page: Page) -> None:
+    # The brief: "keyboard alone plays a whole game; screen readers hear every event".
+    use_instant_animations(page)
+    open_setup(page, "pass")
+    start_game(page)
+    for _ in range(16):
+        expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
+        page.get_by_test_id("roll").click()
+    page.locator(".game-log summary").click()
+    log = page.get_by_test_id("log-list")
+    expect(log).to_be_visible()
+    assert log.evaluate("el => el.scrollHeight > el.clientHeight"), "the log does not scroll yet"
+    assert serious_violations(page) == []
+    log.focus()
+    expect(log).to_be_focused()

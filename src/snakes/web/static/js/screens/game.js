@@ -52,7 +52,8 @@ export function mount(root, route, ctx) {
     dataset: { testid: "roll" }, on: { click: () => roll() },
   }, h("span", { class: "roll-label" }, "Roll"), h("span", { class: "roll-key", "aria-hidden": "true" }, "Space"));
   const logLine = h("p", { class: "log-line", dataset: { testid: "log-line" } }, "");
-  const logList = h("ol", { class: "log-list", dataset: { testid: "log-list" } });
+  // It scrolls, so it takes focus: keyboard users can scroll it too.
+  const logList = h("ol", { class: "log-list", tabindex: "0", "aria-label": "Everything that happened, newest first", dataset: { testid: "log-list" } });
   const skipButton = h("button", {
     class: "button button-secondary skip-button", type: "button", hidden: true, dataset: { testid: "skip-to-results" },
     on: { click: () => skipToResults() },
