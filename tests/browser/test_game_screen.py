@@ -7,9 +7,12 @@ still racing (Last One Standing), offer 'Skip to results'".
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Page, expect
+import re
 
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from snakes.engine import JUNGLE
 from tests.browser.helpers import (
     open_setup,
     serious_violations,
@@ -107,3 +110,51 @@ def test_the_open_game_log_is_reachable_by_keyboard_and_axe_clean(page: Page) ->
     assert serious_violations(page) == []
     log.focus()
     expect(log).to_be_focused()
+
+
+def test_how_to_play_lists_every_ladder_and_snake_of_the_board(page: Page) -> None:
+    # How to play: "The jungle board uses these nine ladders and ten snakes."
+    page.goto("/#/howto")
+    ladders = page.get_by_test_id("howto-ladders").locator("li")
+    snakes = page.get_by_test_id("howto-snakes").locator("li")
+    expect(ladders).to_have_text([f"{j.start} \u2192 {j.end}" for j in JUNGLE.ladders])
+    expect(snakes).to_have_text([f"{j.start} \u2192 {j.end}" for j in JUNGLE.snakes])
+    assert serious_violations(page) == []
+
+
+def test_the_reduce_motion_switch_shows_the_system_setting_and_overrides_it(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    # The brief: "reduced motion is respected"; the switch says what is in effect.
+    context = browser.new_context(reduced_motion="reduce", base_url=web_server.url)
+    page = context.new_page()
+    try:
+        page.goto("/#/settings")
+        switch = page.get_by_test_id("setting-reduced-motion")
+        expect(switch).to_be_checked()
+        html = page.locator("html")
+        expect(html).to_have_class(re.compile(r"\breduce-motion\b"))
+        switch.uncheck()
+        expect(html).not_to_have_class(re.compile(r"\breduce-motion\b"))
+        page.reload()
+        expect(page.get_by_test_id("setting-reduced-motion")).not_to_be_checked()
+        # Animations run again although the system asks for less motion.
+        duration = page.evaluate(
+            "() => { const d = document.createElement('div'); d.className = 'die die-waiting';"
+            " document.body.append(d); const b = document.createElement('div');"
+            " b.className = 'die-bounce'; d.append(b);"
+            " return getComputedStyle(b).animationDuration; }"
+        )
+        assert duration != "1e-06s" and duration != "0.001ms", duration
+    finally:
+        context.close()
+    context = browser.new_context(reduced_motion="no-preference", base_url=web_server.url)
+    page = context.new_page()
+    try:
+        page.goto("/#/settings")
+        switch = page.get_by_test_id("setting-reduced-motion")
+        expect(switch).not_to_be_checked()
+        switch.check()
+        expect(page.locator("html")).to_have_class(re.compile(r"\breduce-motion\b"))
+    finally:
+        context.close()

@@ -102,8 +102,14 @@ export function mount(root, route, ctx) {
       cancel: "Keep playing",
     });
     leaving = ok;
+    if (!ok) focusRollIfMine();
     return ok;
   });
+
+  /** Back from a dialog on your turn: Space or Enter must roll, not reopen the dialog. */
+  function focusRollIfMine() {
+    if (canRoll() && !rollButton.hidden) rollButton.focus();
+  }
 
   const unsubscribe = session.subscribe(onSession);
   if (session.room) onSession({ type: "welcome", room: session.room, you: session.you });
@@ -495,7 +501,10 @@ export function mount(root, route, ctx) {
       ok: "Leave game",
       cancel: "Keep playing",
     });
-    if (!ok) return;
+    if (!ok) {
+      focusRollIfMine();
+      return;
+    }
     for (const seat of session.mySeats()) session.send({ type: "leave", seat });
     leaving = true;
     clearGame();
