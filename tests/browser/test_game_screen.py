@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     start_game,
     use_instant_animations,
 )
+from tests.support.client import GameClient
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -158,3 +159,57 @@ def test_the_reduce_motion_switch_shows_the_system_setting_and_overrides_it(
         expect(page.locator("html")).to_have_class(re.compile(r"\breduce-motion\b"))
     finally:
         context.close()
+
+
+def test_a_spectator_sees_watching_and_where_everyone_is_and_no_roll_button(
+    page: Page, web_server: ServerProcess
+) -> None:
+    # The brief: "spectators: anyone opening the link after the start watches, read-only."
+    created = web_server.post(
+        "/api/rooms", {"mode": "online", "seats": [{"name": "Hana", "colour": "red"}]}
+    )
+    code = created["code"]
+    joined = web_server.post(f"/api/rooms/{code}/join", {"name": "Gus", "colour": "blue"})
+    with GameClient(web_server.ws_url) as host, GameClient(web_server.ws_url) as guest:
+        host.hello(code, created["secret"])
+        guest.hello(code, joined["secret"])
+        host.send({"type": "start"})
+        host.wait_for(lambda m: m["type"] == "update" and m["room"]["phase"] == "playing")
+        assert host.roll(0)["type"] == "update"
+        use_instant_animations(page)
+        page.goto(f"/#/game/{code}")
+        page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+        expect(page.get_by_test_id("watching")).to_be_visible()
+        expect(page.get_by_test_id("turn-banner")).to_contain_text("Watching")
+        expect(page.get_by_test_id("roll")).to_be_hidden()
+        expect(page.get_by_test_id("log-line")).to_contain_text("You are watching")
+        expect(page.get_by_test_id("log-line")).to_contain_text("Hana on")
+        assert page.get_by_test_id("die").get_attribute("data-value") != "1" or (
+            host.events_of("rolled")[0]["value"] == 1
+        )
+        assert serious_violations(page) == []
+
+
+def test_before_the_first_roll_the_die_shows_no_number(page: Page) -> None:
+    use_instant_animations(page)
+    open_setup(page, "pass")
+    start_game(page)
+    die = page.get_by_test_id("die")
+    expect(die).to_have_attribute("data-value", "")
+    expect(die).to_have_attribute("aria-label", "The die, not rolled yet")
+    page.get_by_test_id("roll").click()
+    expect(die).not_to_have_attribute("data-value", "")
+
+
+def test_back_after_a_reload_the_page_says_where_everyone_is(page: Page) -> None:
+    # The brief: a player who reloads is back "with the whole state".
+    use_instant_animations(page)
+    open_setup(page, "pass")
+    start_game(page)
+    page.get_by_test_id("roll").click()
+    expect(page.get_by_test_id("log-line")).to_contain_text("rolled")
+    page.reload()
+    page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+    expect(page.get_by_test_id("log-line")).to_contain_text("Welcome back!")
+    expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
+    assert serious_violations(page) == []

@@ -59,6 +59,8 @@ export function mount(root, route, ctx) {
     on: { click: () => skipToResults() },
   }, "Skip to results");
   const countdown = new Countdown();
+  const watchBadge = h("p", { class: "watch-badge", hidden: true, dataset: { testid: "watching" } },
+    h("span", { "aria-hidden": "true" }, "👀 "), "Watching — you are not playing in this game");
   const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
   const fairLine = h("p", { class: "fair-line", hidden: true, dataset: { testid: "fair-line" } });
   const oddsList = h("ol", { class: "odds-list", dataset: { testid: "odds-list" } });
@@ -78,7 +80,7 @@ export function mount(root, route, ctx) {
       boardArea,
       h("div", { class: "side-panel" },
         h("div", { class: "control-card" },
-          h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton)),
+          h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton, watchBadge)),
           logLine,
           countdown.el),
         notice,
@@ -142,6 +144,11 @@ export function mount(root, route, ctx) {
         return;
       }
       applyRoom(msg.room, { glide: false });
+      // Joining mid-race (watching, or back after a reload): say where everyone is,
+      // rather than "Roll the die to start the race!".
+      if (!logLine.textContent && msg.room.phase === "playing" && msg.room.version > 0) {
+        announcer.show(`${watching() ? "You are watching. " : "Welcome back! "}${describePositions(msg.room).replace(/^Board with [^.]*\. /, "")}`);
+      }
       if (isOver(msg.room)) finishSoon();
     } else if (msg.type === "update") {
       queue.push({ events: msg.events, room: msg.room, instant: msg.instant });
@@ -447,17 +454,24 @@ export function mount(root, route, ctx) {
     const seat = shown.seats[shown.turn];
     if (isOver(shown)) banner.textContent = "Game over!";
     else if (!busy && seat) showTurn(shown, seat.index, shown.bonus);
+    if (watching() && !isOver(shown) && seat) banner.textContent = `Watching · ${seat.name}'s turn`;
     if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = "Reconnecting…";
     const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
     skipButton.hidden = !showSkip;
     // Nobody here rolls any more: the big button becomes "Skip to results".
     const rollHadFocus = document.activeElement === rollButton;
-    rollButton.hidden = showSkip;
+    rollButton.hidden = showSkip || watching();
+    watchBadge.hidden = !watching();
     if (showSkip && rollHadFocus) skipButton.focus();
     if (!showSkip) skipSent = false;
     skipButton.disabled = skipSent;
     const racingMine = shown.seats.some((seat) => session.mySeats().has(seat.index) && seat.status === "racing");
     leaveButton.hidden = !(shown.mode === "online" && racingMine && !isOver(shown));
+  }
+
+  /** A spectator: this device holds no seat here (anyone may open a started game). */
+  function watching() {
+    return Boolean(session.you && session.you.spectator) || (session.you && session.mySeats().size === 0);
   }
 
   function roll() {
