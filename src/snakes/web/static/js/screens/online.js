@@ -79,7 +79,10 @@ function entry(root, presetCode, ctx) {
 
   const screen = h("section", { class: "screen online", dataset: { screen: "online" } },
     h("h1", {}, "Play Online"),
-    presetCode ? [joinForm, createForm] : [createForm, joinForm],
+    // An invited friend needs only the join form; hosting is one link away.
+    presetCode
+      ? [joinForm, h("p", { class: "form-note" }, h("a", { href: "#/online", dataset: { testid: "create-instead" } }, "Create your own room instead"))]
+      : [createForm, joinForm],
     h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, "Back")));
   root.append(screen);
 
