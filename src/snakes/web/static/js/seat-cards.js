@@ -32,7 +32,8 @@ export function renderSeatCards(list, view, squares, mine, onRemove = null) {
             ? [h("span", { class: "seat-square-word" }, "Square "), String(square)]
             : [h("span", { class: "seat-square-word" }, "At the "), "start"]),
           h("span", { class: "seat-status" }, statusText(seat)))),
-      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, turnText(seat, isMine)) : null,
+      // The banner says "Your turn, X!"; the card only marks whose go it is.
+      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, seat.kind === "ai" ? "Rolling…" : "Up now") : null,
       onRemove && seat.status === "racing" && !mine.has(seat.index) && (seat.away || (seat.kind === "human" && seat.connected === false))
         ? h("button", { class: "button button-ghost seat-remove", type: "button", dataset: { testid: "remove-player" }, on: { click: () => onRemove(seat) } }, `Remove ${seat.name}`)
         : null);
