@@ -96,6 +96,12 @@ export class Board {
     return this.ladderLines.get(bottom);
   }
 
+  /** The snake whose head is on `head` wobbles as it bites (CSS; none with reduced motion). */
+  bite(head, on) {
+    const el = this.jumpEls.get(head);
+    if (el) el.classList.toggle("biting", on);
+  }
+
   /** Light up a ladder or snake while a token uses it. */
   highlight(start, on) {
     const el = this.jumpEls.get(start);

@@ -184,6 +184,15 @@ export class Tokens {
     this._put(item, x, y, r);
   }
 
+  /** A small bounce of joy at the top of a ladder (none with reduced motion). */
+  async hop(seat, height = 18) {
+    const item = this.items.get(seat);
+    if (!item || reducedMotion()) return;
+    const { x, y, r } = item;
+    await tween(duration(360), (t) => this._put(item, x, y - Math.abs(Math.sin(t * Math.PI * 2)) * height, r), ease.linear);
+    this._put(item, x, y, r);
+  }
+
   /** A happy bounce on reaching 100. */
   async celebrate(seat) {
     const item = this.items.get(seat);

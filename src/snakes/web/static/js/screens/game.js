@@ -11,6 +11,7 @@ import { Countdown } from "../countdown.js";
 import { sound } from "../sound.js";
 import { duration, setBoost, getSettings, onSettingsChange } from "../settings.js";
 import { pause } from "../anim.js";
+import { popMoment } from "../moments.js";
 import { openSession } from "../session.js";
 import { secretFor, markOver, clearGame } from "../saved-game.js";
 import { confirmDialog } from "../dialog.js";
@@ -233,6 +234,10 @@ export function mount(root, route, ctx) {
         renderCards(room);
         sound.roll();
         await die.roll(ev.value, { bonus: ev.bonus });
+        if (ev.value === 6) {
+          sound.six();
+          popMoment(boardArea, "six", "Six!");
+        }
         break;
       case "moved":
         tokens.onStep = (s, sq) => {
@@ -246,14 +251,20 @@ export function mount(root, route, ctx) {
       case "climbed":
         board.highlight(ev.start, true);
         sound.climb();
+        popMoment(boardArea, "ladder", `Up the ladder! ${ev.start} → ${ev.end}`);
         await tokens.climb(seat, ev.start, ev.end, board.ladderPoints(ev.start));
         board.highlight(ev.start, false);
         squares.set(seat, ev.end);
+        await tokens.hop(seat);
         break;
       case "slid":
         board.highlight(ev.start, true);
+        board.bite(ev.start, true);
+        sound.hiss();
         sound.slide();
+        popMoment(boardArea, "snake", `Hiss! ${ev.start} → ${ev.end}`);
         await tokens.slide(seat, ev.start, ev.end, board.snakePoints(ev.start));
+        board.bite(ev.start, false);
         board.highlight(ev.start, false);
         squares.set(seat, ev.end);
         break;
@@ -281,6 +292,9 @@ export function mount(root, route, ctx) {
         break;
       case "game_ended":
         sound.win();
+        if (room.winner !== null && room.winner !== undefined && room.seats[room.winner]) {
+          await popMoment(boardArea, "win", `${room.seats[room.winner].name} wins!`);
+        }
         break;
       default:
         break;
