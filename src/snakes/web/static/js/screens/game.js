@@ -64,6 +64,9 @@ export function mount(root, route, ctx) {
     h("span", { "aria-hidden": "true" }, "👀 "), "Watching — you are not playing in this game");
   const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
   const fairLine = h("p", { class: "fair-line", hidden: true, dataset: { testid: "fair-line" } });
+  // On a big screen the log is open from the start: the right column has room for it.
+  const gameLog = h("details", { class: "game-log", open: window.matchMedia("(min-width: 900px)").matches },
+    h("summary", {}, "Game log"), logList, fairLine);
   const oddsList = h("ol", { class: "odds-list", dataset: { testid: "odds-list" } });
   const oddsNote = h("p", { class: "odds-note", dataset: { testid: "odds-note" } });
   const oddsPanel = h("section", { class: "odds-panel", hidden: true, "aria-labelledby": "odds-heading", dataset: { testid: "odds-panel" } },
@@ -89,7 +92,7 @@ export function mount(root, route, ctx) {
           h("h2", { id: "players-heading", class: "panel-heading" }, "Players"),
           cards),
         oddsPanel,
-        h("details", { class: "game-log" }, h("summary", {}, "Game log"), logList, fairLine),
+        gameLog,
         leaveButton)));
   root.append(screen);
   announcer.attach(logLine, logList);
