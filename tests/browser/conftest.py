@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.support.server import ServerProcess, running_server
+from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -50,6 +50,14 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 
 @pytest.fixture(scope="session")
+def hooks_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server with the test hooks: a hand-moved clock and scripted dice."""
+    _require_chromium()
+    with running_server(tmp_path_factory.mktemp("hooks-data"), *TEST_FLAGS) as process:
+        yield process
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     _require_chromium()
     with sync_playwright() as playwright:
@@ -63,7 +71,17 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def page(browser: Browser, web_server: ServerProcess) -> Iterator[Page]:
     """A fresh page (own storage) at 1440x900; fails the test on any page error."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=web_server.url)
+    yield from _page(browser, web_server)
+
+
+@pytest.fixture
+def hooks_page(browser: Browser, hooks_server: ServerProcess) -> Iterator[Page]:
+    """Like ``page``, on the server with the test hooks."""
+    yield from _page(browser, hooks_server)
+
+
+def _page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=server.url)
     context.set_default_timeout(20_000)
     page = context.new_page()
     errors: list[str] = []

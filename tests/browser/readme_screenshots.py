@@ -1,29 +1,35 @@
 """Make the README's screenshots in docs/screenshots/ (not a test; run it by hand).
 
-    .venv/bin/python -m tests.browser.readme_screenshots
+    .venv/bin/python -m tests.browser.readme_screenshots [FOLDER]
 
-A server with the test hooks (manual clock, scripted dice) plays the same game every time:
-Ava against three AI players, a spread of tokens in mid-game, then Ava wins. The online
-lobby has a host, two friends and an AI seat.
+FOLDER (default ``after``) goes under docs/screenshots/. Each screen is taken at phone
+(360x640) and desktop (1440x900) size: home, setup, a ladder and a snake moment, the
+game mid-race, the result, and an online game with its countdown. A server with the
+test hooks (manual clock, scripted dice) plays the same game every time: Ava against
+three AI players.
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.client import GameClient
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-DESKTOP = ViewportSize(width=1440, height=900)
-PHONE = ViewportSize(width=360, height=640)
+ROOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SIZES = {
+    "phone": ViewportSize(width=360, height=640),
+    "desktop": ViewportSize(width=1440, height=900),
+}
 PUBLIC = ("--public-url", "https://snakes.example.org")  # what an invite link looks like
 
 # Ava (red) and the AI players Monkey, Tiger and Gecko, round by round (a six rolls again).
+# Ava's first 1 climbs 1 -> 38; in round 4 Monkey's 5 lands on 47 and slides to 26.
 MIDGAME = [
     *(1, 4, 2, 3),
     *(4, 5, 6, 1, 5),
@@ -32,6 +38,16 @@ MIDGAME = [
 ]
 # Ava 69, Monkey 26, Tiger 48, Gecko 44; then Ava climbs to 91, 94 and rolls home.
 ENDGAME = [*(2, 1, 2, 1), *(3, 1, 1, 3), 6]
+
+
+class Shots:
+    def __init__(self, out: Path, size: str) -> None:
+        self.out, self.size = out, size
+        self.taken: set[str] = set()
+
+    def take(self, page: Page, name: str) -> None:
+        self.taken.add(name)
+        page.screenshot(path=str(self.out / f"{name}-{self.size}.png"))
 
 
 def _settings(page: Page, speed: str, *, sound: bool = False) -> None:
@@ -45,71 +61,93 @@ def _settings(page: Page, speed: str, *, sound: bool = False) -> None:
     page.wait_for_selector("[data-screen=home]")
 
 
-def _my_turn(page: Page, server: ServerProcess) -> None:
+def _moment(page: Page, shots: Shots) -> None:
+    """A ladder or snake lit up right now: take it once each."""
+    for kind in ("ladder", "snake"):
+        name = f"{kind}-moment"
+        if name not in shots.taken and page.locator(f".{kind}.active").count():
+            page.wait_for_timeout(250)
+            shots.take(page, name)
+
+
+def _my_turn(page: Page, server: ServerProcess, shots: Shots) -> None:
     """Let the AI seats roll (they wait on the server's clock) until the human may roll."""
-    for _ in range(400):
+    for _ in range(600):
+        _moment(page, shots)
         if page.locator("[data-screen=result] [data-testid=result-list]").count():
             return
         roll = page.get_by_test_id("roll")
         if roll.count() and roll.get_attribute("aria-disabled") == "false":
             return
         server.advance(0.2)
-        page.wait_for_timeout(60)
+        page.wait_for_timeout(40)
     raise AssertionError("the AI seats did not play")
 
 
-def _play(page: Page, server: ServerProcess, dice: list[int], human_rolls: int) -> None:
+def _play(page: Page, server: ServerProcess, shots: Shots, dice: list[int], rolls: int) -> None:
     server.script_dice(*dice)
-    for _ in range(human_rolls):
-        _my_turn(page, server)
+    for _ in range(rolls):
+        _my_turn(page, server, shots)
         page.get_by_test_id("roll").click()
-    _my_turn(page, server)
+        for _ in range(40):
+            _moment(page, shots)
+            page.wait_for_timeout(25)
+    _my_turn(page, server, shots)
 
 
-def game_and_result(page: Page, server: ServerProcess) -> None:
+def game_and_result(page: Page, server: ServerProcess, shots: Shots) -> None:
     page.goto("/#/setup/ai")
     page.wait_for_selector("[data-screen=setup]")
     page.get_by_test_id("seat-name").first.fill("Ava")
     page.get_by_test_id("ai-more").click()
+    page.wait_for_timeout(200)
+    shots.take(page, "setup")
     page.get_by_test_id("start-game").click()
     page.wait_for_selector("[data-screen=game]:not([data-version=''])")
-    _play(page, server, MIDGAME, human_rolls=5)
-    page.wait_for_timeout(400)
-    page.screenshot(path=str(OUT / "game-desktop.png"))
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(OUT / "game-phone.png"))
-    page.set_viewport_size(DESKTOP)
-    _play(page, server, ENDGAME, human_rolls=3)
+    _play(page, server, shots, MIDGAME, rolls=5)
+    page.wait_for_timeout(600)
+    shots.take(page, "game")
+    _play(page, server, shots, ENDGAME, rolls=3)
     page.wait_for_selector("[data-screen=result] [data-testid=result-list]")
     page.wait_for_timeout(1600)  # the confetti is falling
-    page.screenshot(path=str(OUT / "result-desktop.png"))
+    shots.take(page, "result")
 
 
-def lobby(page: Page, server: ServerProcess) -> None:
-    page.goto("/#/online")
-    page.wait_for_selector("[data-screen=online]")
-    page.get_by_test_id("host-name").fill("Hana")
-    page.get_by_test_id("create-room").click()
-    page.wait_for_selector("[data-screen=lobby]")
-    code = page.get_attribute("[data-screen=lobby]", "data-code")
-    assert code
+def online(browser: Browser, server: ServerProcess, size: ViewportSize, shots: Shots) -> None:
+    created = server.post(
+        "/api/rooms", {"mode": "online", "seats": [{"name": "Hana", "colour": "red"}]}
+    )
+    code = created["code"]
+    context = browser.new_context(viewport=size, base_url=server.url)
+    page = context.new_page()
+    _settings(page, "fast")
+    page.evaluate(
+        "([code, secret]) => localStorage.setItem('snakes.game', JSON.stringify("
+        "{code, secret, mode: 'online', over: false, saved: Date.now()}))",
+        [code, created["secret"]],
+    )
     friends = []
     for name, colour in (("Gus", "blue"), ("Cyrus", "green")):
         joined = server.post(f"/api/rooms/{code}/join", {"name": name, "colour": colour})
         client = GameClient(server.ws_url)
         client.hello(code, joined["secret"])
         friends.append(client)
-    page.get_by_test_id("add-ai").click()
-    page.wait_for_selector("[data-testid=lobby-seat] >> nth=3")
+    page.goto(f"/#/online/lobby/{code}")
+    page.wait_for_selector("[data-testid=lobby-seat] >> nth=2")
     page.wait_for_timeout(300)
-    page.screenshot(path=str(OUT / "lobby-desktop.png"))
+    shots.take(page, "lobby")
+    page.get_by_test_id("start-online").click()
+    page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+    page.wait_for_timeout(2600)  # a few seconds have ticked away
+    shots.take(page, "online-countdown")
     for client in friends:
         client.close()
+    context.close()
 
 
 def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+    out = ROOT / (sys.argv[1] if len(sys.argv) > 1 else "after")
+    out.mkdir(parents=True, exist_ok=True)
     with (
         running_server(Path(tempfile.mkdtemp()), *TEST_FLAGS, *PUBLIC) as server,
         sync_playwright() as playwright,
@@ -117,26 +155,26 @@ def main() -> None:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
         )
-        phone = browser.new_context(viewport=PHONE, base_url=server.url)
-        page = phone.new_page()
-        _settings(page, "normal", sound=True)
-        page.wait_for_timeout(600)
-        page.screenshot(path=str(OUT / "home-phone.png"))
-        phone.close()
+        for label, size in SIZES.items():
+            shots = Shots(out, label)
+            context = browser.new_context(viewport=size, base_url=server.url)
+            page = context.new_page()
+            _settings(page, "normal", sound=True)
+            page.wait_for_timeout(600)
+            shots.take(page, "home")
+            context.close()
 
-        desktop = browser.new_context(viewport=DESKTOP, base_url=server.url)
-        page = desktop.new_page()
-        _settings(page, "fast")
-        game_and_result(page, server)
-        desktop.close()
-
-        desktop = browser.new_context(viewport=DESKTOP, base_url=server.url)
-        page = desktop.new_page()
-        _settings(page, "fast")
-        lobby(page, server)
-        desktop.close()
+            context = browser.new_context(viewport=size, base_url=server.url)
+            page = context.new_page()
+            _settings(page, "normal")
+            game_and_result(page, server, shots)
+            context.close()
+            online(browser, server, size, shots)
+            missing = {"ladder-moment", "snake-moment"} - shots.taken
+            if missing:
+                print(f"{label}: no screenshot of {sorted(missing)}")
         browser.close()
-    print(f"screenshots in {OUT}")
+    print(f"screenshots in {out}")
 
 
 if __name__ == "__main__":

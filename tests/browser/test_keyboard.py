@@ -46,3 +46,22 @@ def test_a_whole_game_by_keyboard_alone(page: Page) -> None:
     _tab_to(page, "result-home")
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-screen=home]")
+
+
+def test_escape_from_the_leave_dialog_puts_focus_back_on_roll(page: Page) -> None:
+    # On your turn, the next Enter after "Keep playing" rolls; it does not reopen the dialog.
+    use_instant_animations(page)
+    page.goto("/#/setup/pass")
+    page.wait_for_selector("[data-screen=setup]")
+    page.get_by_test_id("start-game").click()
+    page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+    expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
+    page.get_by_test_id("home").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("confirm-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("confirm-dialog")).to_be_hidden()
+    expect(page.get_by_test_id("roll")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("log-line")).to_contain_text("rolled")
+    expect(page.get_by_test_id("confirm-dialog")).to_be_hidden()

@@ -45,6 +45,9 @@ def test_two_browsers_share_a_room_from_lobby_to_result(
         guest.goto(f"/r/{code}")
         guest.wait_for_selector("[data-screen=online]")
         expect(guest.get_by_test_id("join-code")).to_have_value(code)
+        # An invited friend sees only what joining needs.
+        expect(guest.get_by_test_id("create-room")).to_have_count(0)
+        expect(guest.get_by_test_id("join-room")).to_be_visible()
         # The host's colour is taken: the picker offers the free ones only.
         expect(guest.get_by_test_id("join-colour").get_by_test_id("colour-red")).to_be_disabled()
         guest.get_by_test_id("join-name").fill("Gus")

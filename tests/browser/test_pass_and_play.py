@@ -49,7 +49,10 @@ def test_three_people_play_a_whole_game_to_the_result(
     ]
     cards = page.get_by_test_id("seat-card")
     expect(cards).to_have_count(3)
-    expect(page.locator("[data-testid=seat-card].current")).to_contain_text("Your turn, Ana!")
+    expect(page.locator("[data-testid=seat-card].current")).to_contain_text("Ana")
+    # "Your turn, Ana!" is said once, in the banner, not again on the card.
+    expect(page.get_by_text("Your turn, Ana!")).to_have_count(1)
+    expect(page.get_by_test_id("turn-banner")).to_have_text("Your turn, Ana!")
     # Tokens are told apart without colour: each carries its seat's initial.
     expect(page.locator(".token .token-mark")).to_have_text(["A", "B", "C"])
     page.get_by_test_id("roll").click()

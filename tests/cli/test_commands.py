@@ -19,22 +19,12 @@ from typing import Any
 import pytest
 
 from snakes import __version__
+from snakes.engine import JUNGLE
 
-# Copied from the how-to-play page, "Every ladder and snake on the board". Hard-coded on
-# purpose: this is what `snakes board` has to print.
-LADDERS = [(1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91), (80, 98)]
-SNAKES = [
-    (16, 6),
-    (47, 26),
-    (49, 11),
-    (56, 53),
-    (62, 19),
-    (64, 60),
-    (87, 24),
-    (93, 73),
-    (95, 75),
-    (99, 27),
-]
+# The engine's jungle board, which tests/engine/test_how_to_play.py checks against the
+# how-to-play page: this is what `snakes board` has to print.
+LADDERS = [(j.start, j.end) for j in JUNGLE.ladders]
+SNAKES = [(j.start, j.end) for j in JUNGLE.snakes]
 
 # One player's way from 0 to 96 with no six (so no bonus rolls): 1 climbs 1->38,
 # 5 and 5 reach 48, 3 lands on 51 and climbs to 67, 4 lands on 71 and climbs to 91,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import fields
 from typing import Any
 
@@ -67,8 +68,12 @@ def room_view(
             }
         )
     racing = game.racing if game and not game.over else ()
-    countdown = None
+    countdown: dict[str, Any] | None = None
     turn_clock = room.turn_clock
+    # Absolute times in wall-clock epoch milliseconds, so a browser can count down to
+    # the deadline itself (corrected for its clock's offset) however late it shows it.
+    # The room's clock may be monotonic or a test's manual clock: translate through now.
+    wall_now = time.time()
     if turn_clock is not None:
         total = room.countdown_seconds * 1000
         countdown = {
@@ -77,6 +82,8 @@ def room_view(
             "remaining_ms": round(max(0.0, min(total, (turn_clock.deadline - now) * 1000))),
             "starts_in_ms": round(max(0.0, (turn_clock.starts_at - now) * 1000)),
             "paused": False,
+            "deadline_ms": round((wall_now + (turn_clock.deadline - now)) * 1000),
+            "server_now_ms": round(wall_now * 1000),
         }
     elif paused and game is not None and game.turn is not None:
         total = room.countdown_seconds * 1000
@@ -86,6 +93,8 @@ def room_view(
             "remaining_ms": total,
             "starts_in_ms": 0,
             "paused": True,
+            "deadline_ms": None,
+            "server_now_ms": round(wall_now * 1000),
         }
     results = None
     odds = _odds(room) if room.phase is Phase.PLAYING else None

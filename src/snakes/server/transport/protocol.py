@@ -84,6 +84,8 @@ class FinishAiIntent(_Message):
 
 class Ping(_Message):
     type: Literal["ping"]
+    t: Annotated[int, Field(ge=0, le=2**53)] | None = None
+    """The client's own clock (ms); the pong echoes it with the server's, NTP-style."""
 
 
 ClientMessage = Annotated[

@@ -207,8 +207,11 @@ async def _dispatch(
                     lookups.check(session.address)  # out of guesses: say no more than that
                     lookups.miss(session.address)
                 raise
-        case Ping():
+        case Ping(t=None):
             session.send('{"type":"pong"}')
+        case Ping(t=sent):
+            # Echo the client's time with ours: it measures its clock's offset from it.
+            session.send(json.dumps({"type": "pong", "t": sent, "server_ms": _wall_ms()}))
         case RollIntent(seat=seat, version=version):
             await runtime.intent(session, "roll", {"seat": seat, "version": version})
         case LeaveIntent(seat=seat):
@@ -263,6 +266,10 @@ def _too_deep(text: str) -> bool:
         elif ch in "]}":
             depth -= 1
     return False
+
+
+def _wall_ms() -> int:
+    return round(time.time() * 1000)
 
 
 def _clean_name(name: str) -> str:

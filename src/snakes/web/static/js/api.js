@@ -52,6 +52,11 @@ export function getRoom(code) {
   return request("GET", `/api/rooms/${encodeURIComponent(code)}`);
 }
 
+/** GET /api/config — countdown range, seat limits, colours, finish names. */
+export function getConfig() {
+  return request("GET", "/api/config");
+}
+
 /** GET /api/content — How to play and FAQ, built by the server from the board and rules. */
 export function getContent() {
   return request("GET", "/api/content");

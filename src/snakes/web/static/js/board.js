@@ -60,14 +60,25 @@ export class Board {
     });
     this.title = s("title", { text: "The game board" });
     this.el.append(this.title, this._defs());
-    this.el.append(this._frame(), this._squares(), this._tray());
+    this.trayEl = this._tray();
+    this.el.append(this._frame(), this._squares(), this.trayEl);
     this.jumpLayer = s("g", { class: "jumps" });
     this.el.append(this.jumpLayer);
     for (const [start, end] of this.data.ladders) this._ladder(start, end);
-    this.data.snakes.forEach(([head, tail], i) => this._snake(head, tail, i));
-    this.el.append(this._numbers());
+    const routes = routeSnakes(this.data);
+    this.data.snakes.forEach(([head, tail], i) => this._snake(head, tail, i, routes.get(head)));
+    // Snakes and ladders lie under the numbers and tokens. A token is big enough to
+    // touch on a phone, so the square's number stays on top, in its corner, readable.
     this.tokenLayer = s("g", { class: "tokens" });
-    this.el.append(this.tokenLayer);
+    this.el.append(this.tokenLayer, this._numbers());
+  }
+
+  /** The START tray shows only while some token waits on square 0. */
+  showTray(on) {
+    const height = on ? TRAY_TOP + TRAY_HEIGHT + PAD * 2 : BOARD + PAD * 2;
+    this.el.setAttribute("viewBox", `${-PAD} ${-PAD} ${BOARD + PAD * 2} ${height}`);
+    this.trayEl.style.display = on ? "" : "none";
+    this.el.classList.toggle("with-tray", on);
   }
 
   /** Replace the accessible summary (positions of every token). */
@@ -83,6 +94,12 @@ export class Board {
 
   ladderPoints(bottom) {
     return this.ladderLines.get(bottom);
+  }
+
+  /** The snake whose head is on `head` wobbles as it bites (CSS; none with reduced motion). */
+  bite(head, on) {
+    const el = this.jumpEls.get(head);
+    if (el) el.classList.toggle("biting", on);
   }
 
   /** Light up a ladder or snake while a token uses it. */
@@ -208,29 +225,14 @@ export class Board {
     this.ladderLines.set(bottom, [a, b]);
   }
 
-  _snake(head, tail, index) {
+  _snake(head, tail, index, route) {
     const look = SNAKE_LOOKS[index % SNAKE_LOOKS.length];
     const a = squareCentre(head);
-    const b = squareCentre(tail);
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const len = Math.hypot(dx, dy) || 1;
-    const ux = dx / len;
-    const uy = dy / len;
-    const nx = -uy;
-    const ny = ux;
-    const waves = Math.max(1, Math.round(len / 230)) + 0.5;
-    const amp = Math.min(46, 16 + len * 0.07) * (index % 2 === 0 ? 1 : -1);
     const samples = 72;
-    const centre = [];
-    for (let i = 0; i <= samples; i++) {
-      const t = i / samples;
-      const envelope = Math.sin(Math.PI * Math.min(1, t * 1.15)) ** 0.7;
-      const wiggle = amp * Math.sin(2 * Math.PI * waves * t) * envelope;
-      centre.push({ x: a.x + dx * t + nx * wiggle, y: a.y + dy * t + ny * wiggle });
-    }
+    const centre = snakeCurve(head, tail, route || { sign: index % 2 ? -1 : 1, waves: 1.5, amp: 30, bow: 0 }, samples);
     this.snakePaths.set(head, centre);
-    const width = (t) => 4 + 22 * (1 - t) ** 0.75;
+    // Thick enough for a finger to follow, tapering to a clear pointed tail.
+    const width = (t) => 5 + 26 * (1 - t) ** 0.6;
     const normals = centre.map((p, i) => {
       const q = centre[Math.min(samples, i + 1)];
       const r = centre[Math.max(0, i - 1)];
@@ -268,6 +270,14 @@ export class Board {
       d: smoothPath(centre.slice(2, samples - 6).map((p, i) => ({ x: p.x + normals[i + 2].x * width((i + 2) / samples) * 0.22, y: p.y + normals[i + 2].y * width((i + 2) / samples) * 0.22 }))),
       fill: "none", stroke: "#ffffff", "stroke-width": 2.5, "stroke-linecap": "round", opacity: 0.35,
     }));
+    const end = centre[samples];
+    const before = centre[samples - 3];
+    const angle = Math.atan2(end.y - before.y, end.x - before.x);
+    g.append(s("path", {
+      class: "snake-tail",
+      d: `M ${fmt(end.x - Math.sin(angle) * 3)} ${fmt(end.y + Math.cos(angle) * 3)} L ${fmt(end.x + Math.cos(angle) * 14)} ${fmt(end.y + Math.sin(angle) * 14)} L ${fmt(end.x + Math.sin(angle) * 3)} ${fmt(end.y - Math.cos(angle) * 3)} Z`,
+      fill: look.dark,
+    }));
     g.append(snakeHead(a, centre[3], look));
     this.jumpLayer.append(g);
     this.jumpEls.set(head, g);
@@ -277,7 +287,7 @@ export class Board {
     const g = s("g", { class: "numbers", "aria-hidden": "true" });
     for (let n = 1; n <= SIDE * SIDE; n++) {
       const { row, col } = cellOf(n);
-      g.append(s("text", { x: col * CELL + 8, y: (SIDE - 1 - row) * CELL + 25, class: "square-number", text: n }));
+      g.append(s("text", { x: col * CELL + 6, y: (SIDE - 1 - row) * CELL + 5, class: "square-number", text: n }));
     }
     return g;
   }
@@ -295,6 +305,104 @@ function snakeHead(at, neck, look) {
     s("circle", { cx: 8, cy: 8, r: 3, fill: "#111" }),
     s("circle", { cx: 16, cy: -4, r: 1.4, fill: look.dark }),
     s("circle", { cx: 16, cy: 4, r: 1.4, fill: look.dark }));
+}
+
+/**
+ * The curve of a snake from its head to its tail: a gentle bow plus a wiggle that dies
+ * out towards both ends, so the head and the tail sit on their squares.
+ */
+function snakeCurve(head, tail, { sign, waves, amp, bow }, samples) {
+  const a = squareCentre(head);
+  const b = squareCentre(tail);
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const nx = -dy / len;
+  const ny = dx / len;
+  const points = [];
+  for (let i = 0; i <= samples; i++) {
+    const t = i / samples;
+    const envelope = Math.sin(Math.PI * Math.min(1, t * 1.1)) ** 0.7;
+    const side = sign * (amp * Math.sin(2 * Math.PI * waves * t) * envelope) + bow * Math.sin(Math.PI * t);
+    points.push({ x: a.x + dx * t + nx * side, y: a.y + dy * t + ny * side });
+  }
+  return points;
+}
+
+/**
+ * Route every snake so that snakes and ladders cross each other as little as possible
+ * and no body runs over another jump's start or end: for each snake, longest first,
+ * try a set of bows and wiggles and keep the one that costs least. Neighbouring snakes
+ * get different shapes, so no two look alike.
+ */
+const ROUTES = new Map(); // board -> routes: a board is routed once per visit
+
+function routeSnakes(data) {
+  const key = JSON.stringify([data.ladders, data.snakes]);
+  if (!ROUTES.has(key)) ROUTES.set(key, computeRoutes(data));
+  return ROUTES.get(key);
+}
+
+function computeRoutes(data) {
+  const segments = []; // drawn so far: [{x1, y1, x2, y2}]
+  for (const [start, end] of data.ladders) {
+    const a = squareCentre(start);
+    const b = squareCentre(end);
+    segments.push({ x1: a.x, y1: a.y, x2: b.x, y2: b.y, ladder: true });
+  }
+  const ends = [...data.ladders, ...data.snakes].flat().map(squareCentre);
+  const order = [...data.snakes].sort((p, q) => Math.abs(q[0] - q[1]) - Math.abs(p[0] - p[1]));
+  const routes = new Map();
+  const used = [];
+  for (const [head, tail] of order) {
+    const mine = [squareCentre(head), squareCentre(tail)];
+    const len = Math.hypot(mine[1].x - mine[0].x, mine[1].y - mine[0].y);
+    let best = null;
+    for (const sign of [1, -1]) {
+      for (const waves of [0.5, 1, 1.5, 2]) {
+        if (waves > 0.5 && len / waves < 110) continue;
+        for (const amp of [16, 36]) {
+          if (amp > len * 0.3) continue;
+          for (const bow of [0, 60, -60, 130, -130, 200, -200]) {
+            const route = { sign, waves, amp, bow };
+            const pts = snakeCurve(head, tail, route, 16);
+            if (pts.some((p) => p.x < 10 || p.x > BOARD - 10 || p.y < 10 || p.y > BOARD - 10)) continue;
+            let cost = Math.abs(bow) * 0.006 + amp * 0.005;
+            for (let i = 0; i < pts.length - 1; i++) {
+              const seg = { x1: pts[i].x, y1: pts[i].y, x2: pts[i + 1].x, y2: pts[i + 1].y };
+              for (const other of segments) if (crosses(seg, other)) cost += other.ladder ? 12 : 10;
+              if (best && cost >= best.cost) break;
+            }
+            if (best && cost >= best.cost) continue;
+            for (const p of pts.slice(2, -2)) {
+              for (const e of ends) {
+                if (mine.some((m) => m.x === e.x && m.y === e.y)) continue;
+                if (Math.hypot(p.x - e.x, p.y - e.y) < 42) cost += 3;
+              }
+            }
+            if (used.some((u) => u.waves === waves && u.sign === sign && u.bow === bow)) cost += 1.5;
+            if (!best || cost < best.cost) best = { cost, route, pts };
+          }
+        }
+      }
+    }
+    if (!best) best = { route: { sign: 1, waves: 0.5, amp: 16, bow: 0 }, pts: snakeCurve(head, tail, { sign: 1, waves: 0.5, amp: 16, bow: 0 }, 16) };
+    routes.set(head, best.route);
+    used.push(best.route);
+    for (let i = 0; i < best.pts.length - 1; i++) {
+      segments.push({ x1: best.pts[i].x, y1: best.pts[i].y, x2: best.pts[i + 1].x, y2: best.pts[i + 1].y });
+    }
+  }
+  return routes;
+}
+
+function crosses(p, q) {
+  const d = (ax, ay, bx, by, cx, cy) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  const d1 = d(q.x1, q.y1, q.x2, q.y2, p.x1, p.y1);
+  const d2 = d(q.x1, q.y1, q.x2, q.y2, p.x2, p.y2);
+  const d3 = d(p.x1, p.y1, p.x2, p.y2, q.x1, q.y1);
+  const d4 = d(p.x1, p.y1, p.x2, p.y2, q.x2, q.y2);
+  return d1 * d2 < 0 && d3 * d4 < 0;
 }
 
 /** A smooth path through points (quadratic curves through the midpoints). */

@@ -1,6 +1,9 @@
-// The six token colours, their display names and a readable text colour on each.
+// The token colours: which ones exist and their names come from the server (config.js);
+// this is how each one looks here, and a readable text colour on each.
 
-export const COLOURS = [
+import { config } from "./config.js";
+
+const PALETTE = [
   { id: "red", label: "Red", fill: "#e0302b", light: "#ff8a80", ink: "#ffffff" },
   { id: "blue", label: "Blue", fill: "#1e6fd9", light: "#82b1ff", ink: "#ffffff" },
   { id: "green", label: "Green", fill: "#12a150", light: "#9ef0b8", ink: "#06240f" },
@@ -9,10 +12,26 @@ export const COLOURS = [
   { id: "orange", label: "Orange", fill: "#ff8a00", light: "#ffd180", ink: "#2b1600" },
 ];
 
-const BY_ID = new Map(COLOURS.map((c) => [c.id, c]));
+const LOOK = new Map(PALETTE.map((c) => [c.id, c]));
+
+/** The server's colours, in its order, each with how it looks. */
+export function colourList() {
+  return config().colours.map((c) => ({ ...colour(c.id), label: c.label }));
+}
 
 export function colour(id) {
-  return BY_ID.get(id) || { id, label: String(id), fill: "#777777", light: "#bbbbbb", ink: "#ffffff" };
+  const known = loadedLabel(id);
+  const look = LOOK.get(id) || { id, label: String(id), fill: "#777777", light: "#bbbbbb", ink: "#ffffff" };
+  return known ? { ...look, label: known } : look;
+}
+
+function loadedLabel(id) {
+  try {
+    const found = config().colours.find((c) => c.id === id);
+    return found ? found.label : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

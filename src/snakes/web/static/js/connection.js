@@ -1,5 +1,8 @@
 // The WebSocket to /ws: connects, says hello with the stored secret, reconnects by
 // itself with exponential backoff (and jitter) and shows its state in the top bar.
+// Its pings carry this device's time, so the pongs measure the server clock's offset.
+
+import { pongSample, viewSample } from "./server-clock.js";
 
 const BASE_DELAY = 500;
 const MAX_DELAY = 15000;
@@ -60,6 +63,12 @@ export class Connection {
       const hello = { type: "hello", room: this.room };
       if (this.secret) hello.secret = this.secret;
       socket.send(JSON.stringify(hello));
+      // Measure the clock offset at once (three tries: the quickest round trip wins).
+      for (const wait of [0, 400, 1500]) {
+        setTimeout(() => {
+          if (socket === this.socket && socket.readyState === WebSocket.OPEN) this._ping();
+        }, wait);
+      }
       this._setState("open");
       this._startPing();
     });
@@ -72,9 +81,14 @@ export class Connection {
       } catch {
         return;
       }
-      if (msg && typeof msg === "object" && msg.type !== "pong") {
-        this.onMessage(msg);
+      if (!msg || typeof msg !== "object") return;
+      if (msg.type === "pong") {
+        if (typeof msg.t === "number") pongSample(msg.t, msg.server_ms);
+        return;
       }
+      const countdown = msg.room && msg.room.countdown;
+      if (countdown && typeof countdown.server_now_ms === "number") viewSample(countdown.server_now_ms);
+      this.onMessage(msg);
     });
     socket.addEventListener("close", () => {
       if (socket !== this.socket) return;
@@ -150,8 +164,14 @@ export class Connection {
         this._scheduleRetry();
         return;
       }
-      if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "ping" }));
+      this._ping();
     }, PING_EVERY);
+  }
+
+  _ping() {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ type: "ping", t: Date.now() }));
+    }
   }
 
   _stopPing() {

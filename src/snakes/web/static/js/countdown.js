@@ -1,7 +1,15 @@
-// The online turn countdown: seconds left and a shrinking bar, ticking locally from the
-// server's remaining_ms (the server alone decides when a turn is skipped).
+// The online turn countdown: seconds left and a shrinking bar. It counts down to the
+// server's own deadline (deadline_ms, on the server's clock, brought onto this device's
+// clock with the measured offset), however late the view is shown after a move's
+// animation. It never shows more time than is left: a roll sent at "1 s" must still
+// reach the server in time, so the shown time runs a little ahead of the server's.
 
 import { h } from "./dom.js";
+import { toLocal, oneWayDelay } from "./server-clock.js";
+
+// Besides the trip to the server: timer ticks, rendering, the server's own queue.
+const SAFETY_MS = 300;
+const TICK_MS = 100;
 
 export class Countdown {
   constructor() {
@@ -10,26 +18,39 @@ export class Countdown {
     this.el = h("div", { class: "countdown", hidden: true, dataset: { testid: "countdown" } },
       this.text, h("span", { class: "countdown-bar" }, this.fill));
     this.timer = null;
+    this.key = "";
   }
 
-  /** c: the room's countdown ({remaining_ms, total_ms, paused, starts_in_ms}) or null. */
-  show(c) {
-    this.stop();
+  /**
+   * c: the room's countdown ({remaining_ms, total_ms, paused, deadline_ms, ...}) or null;
+   * receivedAt: when its view arrived (Date.now()), for a server without deadline_ms.
+   */
+  show(c, receivedAt = Date.now()) {
     if (!c || typeof c.remaining_ms !== "number") {
+      this.stop();
+      this.key = "";
       this.el.hidden = true;
       return;
     }
+    this.stop();
     this.el.hidden = false;
     const total = c.total_ms || c.remaining_ms || 1;
-    const deadline = performance.now() + c.remaining_ms;
+    const deadline = typeof c.deadline_ms === "number"
+      ? toLocal(c.deadline_ms)
+      : receivedAt + c.remaining_ms;
     const tick = () => {
-      const left = c.paused ? c.remaining_ms : Math.max(0, Math.min(total, deadline - performance.now()));
-      this.text.textContent = c.paused ? "Countdown paused" : `${Math.ceil(left / 1000)} s left to roll`;
+      const left = c.paused
+        ? c.remaining_ms
+        : Math.max(0, Math.min(total, deadline - Date.now() - oneWayDelay() - SAFETY_MS));
+      const seconds = Math.ceil(left / 1000);
+      this.text.textContent = c.paused ? "Countdown paused" : `${seconds} s left to roll`;
+      this.el.dataset.left = String(seconds);
       this.fill.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
-      this.el.classList.toggle("urgent", left < 5000);
+      this.el.classList.toggle("urgent", !c.paused && left < 5000);
+      if (!c.paused && left <= 0) this.stop();
     };
     tick();
-    if (!c.paused) this.timer = setInterval(tick, 250);
+    if (!c.paused) this.timer = setInterval(tick, TICK_MS);
   }
 
   stop() {

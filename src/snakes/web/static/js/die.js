@@ -23,7 +23,9 @@ export class Die {
     this.el = h("div", { class: "die", role: "img", "aria-label": "The die, not rolled yet", dataset: { testid: "die", value: "" } },
       h("div", { class: "die-bounce" }, this.cube));
     this.bounce = this.el.firstChild;
-    this._show(1);
+    // Not rolled yet: a blank die, never a 1 nobody rolled.
+    this.current = FACE_ROTATION[1];
+    this.cube.style.transform = rot(0, 0, 0);
     this.el.classList.add("die-idle");
   }
 

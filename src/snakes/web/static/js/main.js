@@ -3,6 +3,7 @@
 
 import { applyToDocument, getSettings, updateSettings, onSettingsChange } from "./settings.js";
 import { unlockAudio } from "./sound.js";
+import { loadConfig } from "./config.js";
 import { closeSession } from "./session.js";
 import * as home from "./screens/home.js";
 import * as setup from "./screens/setup.js";
@@ -104,8 +105,22 @@ function setupSoundToggle() {
   sync();
 }
 
-function start() {
+async function start() {
   applyToDocument();
+  try {
+    await loadConfig();
+  } catch (err) {
+    const retry = document.createElement("button");
+    retry.className = "button button-primary";
+    retry.type = "button";
+    retry.textContent = "Try again";
+    retry.addEventListener("click", () => location.reload());
+    const text = document.createElement("p");
+    text.className = "panel-card";
+    text.textContent = err && err.message ? err.message : "Could not reach the game server.";
+    app.replaceChildren(text, retry);
+    return;
+  }
   unlockAudio();
   setupSoundToggle();
   // An invite link (/r/CODE) opens the online join screen for that room.

@@ -28,9 +28,12 @@ export function renderSeatCards(list, view, squares, mine, onRemove = null) {
       h("span", { class: "seat-info" },
         h("span", { class: "seat-name-row" }, h("span", { class: "seat-name" }, seat.name), chips),
         h("span", { class: "seat-meta" },
-          h("span", { class: "seat-square" }, square > 0 ? `Square ${square}` : "At the start"),
+          h("span", { class: "seat-square" }, square > 0
+            ? [h("span", { class: "seat-square-word" }, "Square "), String(square)]
+            : [h("span", { class: "seat-square-word" }, "At the "), "start"]),
           h("span", { class: "seat-status" }, statusText(seat)))),
-      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, turnText(seat, isMine)) : null,
+      // The banner says "Your turn, X!"; the card only marks whose go it is.
+      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, seat.kind === "ai" ? "Rolling…" : "Up now") : null,
       onRemove && seat.status === "racing" && !mine.has(seat.index) && (seat.away || (seat.kind === "human" && seat.connected === false))
         ? h("button", { class: "button button-ghost seat-remove", type: "button", dataset: { testid: "remove-player" }, on: { click: () => onRemove(seat) } }, `Remove ${seat.name}`)
         : null);

@@ -14,7 +14,8 @@ export const SPEEDS = {
 const DEFAULTS = Object.freeze({
   speed: "normal",
   sound: true,
-  reducedMotion: false,
+  // null: follow the system's "reduce motion"; true or false: the player's choice wins.
+  reducedMotion: null,
   exactFinish: true,
   sixAgain: true,
   showOdds: false,
@@ -39,6 +40,7 @@ function sanitize(raw) {
     for (const key of ["sound", "reducedMotion", "exactFinish", "sixAgain", "showOdds"]) {
       if (typeof raw[key] === "boolean") out[key] = raw[key];
     }
+    if (raw.reducedMotion === null) out.reducedMotion = null;
   }
   return out;
 }
@@ -65,9 +67,14 @@ export function onSettingsChange(listener) {
 
 const systemReduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
-/** True when either the system or the player asked for less motion. */
+/** The system's own "reduce motion" preference. */
+export function systemReducedMotion() {
+  return Boolean(systemReduced && systemReduced.matches);
+}
+
+/** Less motion: the player's choice when they made one (either way), else the system's. */
 export function reducedMotion() {
-  return current.reducedMotion || Boolean(systemReduced && systemReduced.matches);
+  return typeof current.reducedMotion === "boolean" ? current.reducedMotion : systemReducedMotion();
 }
 
 let boost = 1;
@@ -88,5 +95,8 @@ export function applyToDocument() {
 }
 
 if (systemReduced && systemReduced.addEventListener) {
-  systemReduced.addEventListener("change", applyToDocument);
+  systemReduced.addEventListener("change", () => {
+    applyToDocument();
+    for (const listener of listeners) listener(getSettings());
+  });
 }

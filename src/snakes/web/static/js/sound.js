@@ -107,6 +107,13 @@ export const sound = {
     tone(ac, { freq: 900, to: 140, length: 0.7, type: "sawtooth", gain: 0.16, filter: 1400 });
     tone(ac, { freq: 600, to: 90, start: 0.05, length: 0.7, type: "sine", gain: 0.18 });
   }),
+  // A snake's hiss: breathy noise, high and falling away.
+  hiss: () => play("hiss", (ac) => {
+    for (let i = 0; i < 6; i++) noise(ac, { start: i * 0.07, length: 0.09, gain: 0.22 - i * 0.03, freq: 5200 - i * 300 });
+  }),
+  six: () => play("six", (ac) => {
+    [0, 7, 12, 19].forEach((n, i) => tone(ac, { freq: NOTE(n), start: i * 0.06, length: 0.16, type: "square", gain: 0.1, filter: 3200 }));
+  }),
   bump: () => play("bump", (ac) => tone(ac, { freq: 140, to: 90, length: 0.18, type: "square", gain: 0.12, filter: 600 })),
   bonus: () => play("bonus", (ac) => {
     tone(ac, { freq: NOTE(12), length: 0.1, type: "square", gain: 0.1, filter: 3000 });

@@ -16,6 +16,9 @@ const FANS = {
   6: [[-27, -17], [0, -17], [27, -17], [-27, 17], [0, 17], [27, 17]],
 };
 const RADIUS = { 1: 28, 2: 25, 3: 22, 4: 20, 5: 18, 6: 16 };
+// A token alone on its square is this big on screen (CSS px) on a phone; 32 px at the very least.
+const MIN_DIAMETER_PX = 34;
+const BOARD_UNITS = 1028;
 
 export class Tokens {
   /** @param {import("./board.js").Board} board */
@@ -25,6 +28,14 @@ export class Tokens {
     this.items = new Map(); // seat -> {g, body, x, y, r, square, hidden}
     this.moving = new Set();
     this.onStep = null;
+    this.grow = 1;
+  }
+
+  /** How much tokens grow so a lone one is MIN_DIAMETER_PX on screen (1 on big boards). */
+  _measure() {
+    const width = this.board.el.getBoundingClientRect().width;
+    if (width > 0) this.grow = Math.max(1, MIN_DIAMETER_PX / ((2 * RADIUS[1] * width) / BOARD_UNITS));
+    return this.grow;
   }
 
   /** Create (or refresh) one token per seat. */
@@ -77,6 +88,7 @@ export class Tokens {
       groups.get(square).push(seat);
     }
     const moves = [];
+    const spread = Math.min(this._measure(), 1.5);
     for (const [seat, square] of positions) {
       const item = this.items.get(seat);
       if (!item || this.moving.has(seat)) continue;
@@ -89,7 +101,7 @@ export class Tokens {
         const count = Math.min(group.length, 6);
         const fan = FANS[count][Math.min(group.indexOf(seat), 5)];
         const centre = squareCentre(square);
-        target = { x: centre.x + fan[0], y: centre.y + fan[1] + 4 };
+        target = { x: centre.x + fan[0] * spread, y: centre.y + fan[1] * spread + 4 };
         r = RADIUS[count];
       }
       moves.push({ item, target, r });
@@ -172,6 +184,15 @@ export class Tokens {
     this._put(item, x, y, r);
   }
 
+  /** A small bounce of joy at the top of a ladder (none with reduced motion). */
+  async hop(seat, height = 18) {
+    const item = this.items.get(seat);
+    if (!item || reducedMotion()) return;
+    const { x, y, r } = item;
+    await tween(duration(360), (t) => this._put(item, x, y - Math.abs(Math.sin(t * Math.PI * 2)) * height, r), ease.linear);
+    this._put(item, x, y, r);
+  }
+
   /** A happy bounce on reaching 100. */
   async celebrate(seat) {
     const item = this.items.get(seat);
@@ -192,7 +213,7 @@ export class Tokens {
     item.x = x;
     item.y = y;
     item.r = r;
-    const scale = r / RADIUS[1];
+    const scale = (r / RADIUS[1]) * this.grow;
     item.g.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${scale.toFixed(3)})${rotate ? ` rotate(${rotate.toFixed(1)})` : ""}`);
   }
 

@@ -22,13 +22,6 @@ const FINISH = 100;
 const MAX_SIXES = 2;
 const HEX64 = /^[0-9a-f]{64}$/;
 const MAX_CLIENT_SEED = 128;
-// The how-to-play page's board: the engine's default when a record names none.
-const JUNGLE = {
-  name: "jungle",
-  ladders: [[1, 38], [4, 14], [9, 31], [21, 42], [28, 84], [36, 44], [51, 67], [71, 91], [80, 98]],
-  snakes: [[16, 6], [47, 26], [49, 11], [56, 53], [62, 19], [64, 60], [87, 24], [93, 73], [95, 75], [99, 27]],
-};
-
 const utf8 = new TextEncoder();
 
 export class Unverifiable extends Error {}
@@ -96,8 +89,10 @@ export function readRecord(data) {
   if (!["classic", "last-one-standing"].includes(rules.finish) || typeof rules.exactFinish !== "boolean" || typeof rules.sixAgain !== "boolean") {
     throw new Unverifiable("The record's rules are not ones this game knows.");
   }
-  const board = data.board === undefined ? JUNGLE : data.board;
+  // The board comes from the record itself (every record the server writes names it).
+  const board = data.board;
   const jumps = new Map();
+  if (board === undefined) throw new Unverifiable("The record names no board.");
   if (!board || typeof board !== "object") throw new Unverifiable("The record's board is unreadable.");
   for (const [kind, list] of [["ladders", board.ladders || []], ["snakes", board.snakes || []]]) {
     if (!Array.isArray(list)) throw new Unverifiable(`The board's ${kind} are not a list.`);

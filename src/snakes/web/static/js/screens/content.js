@@ -64,8 +64,21 @@ function renderHowto(content) {
         list(section && section.paragraphs).map((p) => h("p", {}, text(p))),
         list(section && section.items).length
           ? h("ul", { class: "content-items" }, list(section.items).map((item) => h("li", {}, text(item))))
-          : null)),
+          : null,
+        jumpList(section, "ladders", "🪜 Ladders (up)"),
+        jumpList(section, "snakes", "🐍 Snakes (down)"))),
   ];
+}
+
+/** A section's ladders or snakes (the board's own pairs), as "start → end" lines. */
+function jumpList(section, key, heading) {
+  const pairs = list(section && section[key]).filter((pair) => Array.isArray(pair) && pair.length === 2);
+  if (!pairs.length) return null;
+  const id = `howto-${key}`;
+  return h("div", { class: `jump-list jump-list-${key}` },
+    h("h3", { id }, heading),
+    h("ul", { class: "content-items jump-items", "aria-labelledby": id, dataset: { testid: `howto-${key}` } },
+      pairs.map(([start, end]) => h("li", {}, `${text(start)} → ${text(end)}`))));
 }
 
 function renderFaq(content) {

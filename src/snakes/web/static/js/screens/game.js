@@ -11,13 +11,14 @@ import { Countdown } from "../countdown.js";
 import { sound } from "../sound.js";
 import { duration, setBoost, getSettings, onSettingsChange } from "../settings.js";
 import { pause } from "../anim.js";
+import { popMoment } from "../moments.js";
 import { openSession } from "../session.js";
 import { secretFor, markOver, clearGame } from "../saved-game.js";
 import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
+import { finishName } from "../config.js";
 
-const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
 
 export function mount(root, route, ctx) {
   const code = String(route.params[0] || "").toUpperCase();
@@ -52,14 +53,20 @@ export function mount(root, route, ctx) {
     dataset: { testid: "roll" }, on: { click: () => roll() },
   }, h("span", { class: "roll-label" }, "Roll"), h("span", { class: "roll-key", "aria-hidden": "true" }, "Space"));
   const logLine = h("p", { class: "log-line", dataset: { testid: "log-line" } }, "");
-  const logList = h("ol", { class: "log-list", dataset: { testid: "log-list" } });
+  // It scrolls, so it takes focus: keyboard users can scroll it too.
+  const logList = h("ol", { class: "log-list", tabindex: "0", "aria-label": "Everything that happened, newest first", dataset: { testid: "log-list" } });
   const skipButton = h("button", {
     class: "button button-secondary skip-button", type: "button", hidden: true, dataset: { testid: "skip-to-results" },
     on: { click: () => skipToResults() },
   }, "Skip to results");
   const countdown = new Countdown();
+  const watchBadge = h("p", { class: "watch-badge", hidden: true, dataset: { testid: "watching" } },
+    h("span", { "aria-hidden": "true" }, "👀 "), "Watching — you are not playing in this game");
   const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
   const fairLine = h("p", { class: "fair-line", hidden: true, dataset: { testid: "fair-line" } });
+  // On a big screen the log is open from the start: the right column has room for it.
+  const gameLog = h("details", { class: "game-log", open: window.matchMedia("(min-width: 900px)").matches },
+    h("summary", {}, "Game log"), logList, fairLine);
   const oddsList = h("ol", { class: "odds-list", dataset: { testid: "odds-list" } });
   const oddsNote = h("p", { class: "odds-note", dataset: { testid: "odds-note" } });
   const oddsPanel = h("section", { class: "odds-panel", hidden: true, "aria-labelledby": "odds-heading", dataset: { testid: "odds-panel" } },
@@ -77,7 +84,7 @@ export function mount(root, route, ctx) {
       boardArea,
       h("div", { class: "side-panel" },
         h("div", { class: "control-card" },
-          h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton)),
+          h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton, watchBadge)),
           logLine,
           countdown.el),
         notice,
@@ -85,7 +92,7 @@ export function mount(root, route, ctx) {
           h("h2", { id: "players-heading", class: "panel-heading" }, "Players"),
           cards),
         oddsPanel,
-        h("details", { class: "game-log" }, h("summary", {}, "Game log"), logList, fairLine),
+        gameLog,
         leaveButton)));
   root.append(screen);
   announcer.attach(logLine, logList);
@@ -101,8 +108,14 @@ export function mount(root, route, ctx) {
       cancel: "Keep playing",
     });
     leaving = ok;
+    if (!ok) focusRollIfMine();
     return ok;
   });
+
+  /** Back from a dialog on your turn: Space or Enter must roll, not reopen the dialog. */
+  function focusRollIfMine() {
+    if (canRoll() && !rollButton.hidden) rollButton.focus();
+  }
 
   const unsubscribe = session.subscribe(onSession);
   if (session.room) onSession({ type: "welcome", room: session.room, you: session.you });
@@ -135,6 +148,11 @@ export function mount(root, route, ctx) {
         return;
       }
       applyRoom(msg.room, { glide: false });
+      // Joining mid-race (watching, or back after a reload): say where everyone is,
+      // rather than "Roll the die to start the race!".
+      if (!logLine.textContent && msg.room.phase === "playing" && msg.room.version > 0) {
+        announcer.show(`${watching() ? "You are watching. " : "Welcome back! "}${describePositions(msg.room).replace(/^Board with [^.]*\. /, "")}`);
+      }
       if (isOver(msg.room)) finishSoon();
     } else if (msg.type === "update") {
       queue.push({ events: msg.events, room: msg.room, instant: msg.instant });
@@ -215,9 +233,14 @@ export function mount(root, route, ctx) {
       case "rolled":
         clearPending();
         turn = seat;
+        showTurn(room, seat, ev.bonus);
         renderCards(room);
         sound.roll();
         await die.roll(ev.value, { bonus: ev.bonus });
+        if (ev.value === 6) {
+          sound.six();
+          popMoment(boardArea, "six", "Six!");
+        }
         break;
       case "moved":
         tokens.onStep = (s, sq) => {
@@ -231,14 +254,20 @@ export function mount(root, route, ctx) {
       case "climbed":
         board.highlight(ev.start, true);
         sound.climb();
+        popMoment(boardArea, "ladder", `Up the ladder! ${ev.start} → ${ev.end}`);
         await tokens.climb(seat, ev.start, ev.end, board.ladderPoints(ev.start));
         board.highlight(ev.start, false);
         squares.set(seat, ev.end);
+        await tokens.hop(seat);
         break;
       case "slid":
         board.highlight(ev.start, true);
+        board.bite(ev.start, true);
+        sound.hiss();
         sound.slide();
+        popMoment(boardArea, "snake", `Hiss! ${ev.start} → ${ev.end}`);
         await tokens.slide(seat, ev.start, ev.end, board.snakePoints(ev.start));
+        board.bite(ev.start, false);
         board.highlight(ev.start, false);
         squares.set(seat, ev.end);
         break;
@@ -259,12 +288,16 @@ export function mount(root, route, ctx) {
         break;
       case "turn_passed":
         turn = seat;
+        showTurn(room, seat, false);
         // A tab in the background was signalled when the update arrived (turnSignal).
         if (!document.hidden && session.mySeats().has(seat) && room.seats[seat] && room.seats[seat].kind === "human") sound.turn();
         await pause(duration(260));
         break;
       case "game_ended":
         sound.win();
+        if (room.winner !== null && room.winner !== undefined && room.seats[room.winner]) {
+          await popMoment(boardArea, "win", `${room.seats[room.winner].name} wins!`);
+        }
         break;
       default:
         break;
@@ -272,6 +305,12 @@ export function mount(root, route, ctx) {
     await tokens.layout(squares, { glide: true });
     tokens.setCurrent(turn);
     renderCards(room);
+    renderTray(room);
+  }
+
+  function renderTray(room) {
+    if (!board) return;
+    board.showTray(room.seats.some((seat) => seat.status !== "left" && (squares.get(seat.index) ?? seat.square) === 0));
   }
 
   function ensureBoard(room) {
@@ -292,12 +331,13 @@ export function mount(root, route, ctx) {
     tokens.setSeats(room.seats);
     tokens.layout(squares, { glide });
     tokens.setCurrent(isOver(room) ? null : room.turn);
+    renderTray(room);
     screen.dataset.version = String(room.version);
     screen.dataset.phase = room.phase;
     screen.dataset.mode = room.mode;
     const rules = room.rules || {};
     rulesLine.textContent = [
-      FINISH_NAMES[rules.finish] || "Classic",
+      finishName(rules.finish || "classic"),
       rules.exact_finish ? "exact finish" : "no exact finish",
       rules.six_again ? "sixes roll again" : "no bonus sixes",
     ].join(" · ");
@@ -410,6 +450,19 @@ export function mount(root, route, ctx) {
     return Boolean(seat && seat.kind === "human" && session.mySeats().has(seat.index) && seat.status === "racing");
   }
 
+  /**
+   * The banner while moves play out: who is rolling now. Updates can follow each other
+   * for a long time (AI seats, "Skip to results"), so it must not wait for the end.
+   */
+  function showTurn(room, index, bonus) {
+    const seat = room.seats[index];
+    if (!seat) return;
+    const mine = session.mySeats().has(index) && seat.kind === "human";
+    banner.textContent = bonus && mine ? `Bonus roll, ${seat.name}!` : turnText(seat, mine);
+    banner.classList.toggle("bonus", Boolean(bonus));
+    banner.classList.toggle("mine", mine);
+  }
+
   function renderControls() {
     const ok = canRoll();
     rollButton.setAttribute("aria-disabled", String(!ok));
@@ -417,23 +470,25 @@ export function mount(root, route, ctx) {
     if (!shown) return;
     const seat = shown.seats[shown.turn];
     if (isOver(shown)) banner.textContent = "Game over!";
-    else if (!busy && seat) {
-      const mine = session.mySeats().has(seat.index) && seat.kind === "human";
-      banner.textContent = shown.bonus && mine ? `Bonus roll, ${seat.name}!` : turnText(seat, mine);
-      banner.classList.toggle("bonus", Boolean(shown.bonus));
-      banner.classList.toggle("mine", mine);
-    }
+    else if (!busy && seat) showTurn(shown, seat.index, shown.bonus);
+    if (watching() && !isOver(shown) && seat) banner.textContent = `Watching · ${seat.name}'s turn`;
     if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = "Reconnecting…";
     const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
     skipButton.hidden = !showSkip;
     // Nobody here rolls any more: the big button becomes "Skip to results".
     const rollHadFocus = document.activeElement === rollButton;
-    rollButton.hidden = showSkip;
+    rollButton.hidden = showSkip || watching();
+    watchBadge.hidden = !watching();
     if (showSkip && rollHadFocus) skipButton.focus();
     if (!showSkip) skipSent = false;
     skipButton.disabled = skipSent;
     const racingMine = shown.seats.some((seat) => session.mySeats().has(seat.index) && seat.status === "racing");
     leaveButton.hidden = !(shown.mode === "online" && racingMine && !isOver(shown));
+  }
+
+  /** A spectator: this device holds no seat here (anyone may open a started game). */
+  function watching() {
+    return Boolean(session.you && session.you.spectator) || (session.you && session.mySeats().size === 0);
   }
 
   function roll() {
@@ -477,7 +532,10 @@ export function mount(root, route, ctx) {
       ok: "Leave game",
       cancel: "Keep playing",
     });
-    if (!ok) return;
+    if (!ok) {
+      focusRollIfMine();
+      return;
+    }
     for (const seat of session.mySeats()) session.send({ type: "leave", seat });
     leaving = true;
     clearGame();

@@ -2,7 +2,8 @@
 // lobby, where the seats show live and the host sets the rules and starts the game.
 
 import { h, clear, uniqueId } from "../dom.js";
-import { COLOURS, colour, tokenMarks } from "../colours.js";
+import { colourList, colour, tokenMarks } from "../colours.js";
+import { config, finishName } from "../config.js";
 import { getSettings } from "../settings.js";
 import { createRoom, joinRoom, getRoom } from "../api.js";
 import { saveGame, secretFor, clearGame } from "../saved-game.js";
@@ -12,7 +13,6 @@ import { validName, toggle } from "./setup.js";
 import { boardPicker } from "../board-picker.js";
 
 const CODE_RE = /^[A-Za-z0-9]{6}$/;
-const FINISH_NAMES = { classic: "Classic", "last-one-standing": "Last One Standing" };
 const AI_NAMES = ["Robo", "Monkey", "Tiger", "Gecko", "Jaguar", "Sloth"];
 
 export function mount(root, route, ctx) {
@@ -26,19 +26,20 @@ export function mount(root, route, ctx) {
 function entry(root, presetCode, ctx) {
   ctx.setTitle("Play Online");
   const defaults = getSettings();
-  const rules = { finish: "classic", exactFinish: defaults.exactFinish, sixAgain: defaults.sixAgain, countdown: 20 };
+  const range = config().countdown;
+  const rules = { finish: "classic", exactFinish: defaults.exactFinish, sixAgain: defaults.sixAgain, countdown: range.default };
 
   // ---- create ----
   const hostName = nameField("Your name", "host-name", lastName());
   const hostColour = colourChoice("host-colour", "red", new Set());
   const createError = h("p", { class: "form-error", role: "alert" });
   const countdownId = uniqueId("countdown");
-  const countdownInput = h("input", { id: countdownId, class: "text-input number-input", type: "number", min: "10", max: "60", step: "5", value: "20", inputmode: "numeric", dataset: { testid: "countdown-seconds" } });
-  const finishName = uniqueId("finish");
+  const countdownInput = h("input", { id: countdownId, class: "text-input number-input", type: "number", min: String(range.min), max: String(range.max), step: "1", value: String(range.default), inputmode: "numeric", dataset: { testid: "countdown-seconds" } });
+  const finishGroup = uniqueId("finish");
   const finishCard = (value, label, text) => {
     const id = uniqueId("finish-opt");
     return h("label", { class: "radio-card", for: id },
-      h("input", { type: "radio", id, name: finishName, value, checked: rules.finish === value, on: { change: () => { rules.finish = value; } } }),
+      h("input", { type: "radio", id, name: finishGroup, value, checked: rules.finish === value, on: { change: () => { rules.finish = value; } } }),
       h("span", { class: "radio-card-body" }, h("span", { class: "radio-card-title" }, label), h("span", { class: "radio-card-text" }, text)));
   };
   const createButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "create-room" } }, "Create room");
@@ -49,12 +50,12 @@ function entry(root, presetCode, ctx) {
     hostName.el,
     hostColour.el,
     h("fieldset", { class: "radio-cards" }, h("legend", { class: "field-label" }, "How does it end?"),
-      finishCard("classic", "Classic", "The first player to reach 100 wins, and the game ends."),
-      finishCard("last-one-standing", "Last One Standing", "Finishers take 1st, 2nd, 3rd… and the rest race on.")),
+      finishCard("classic", finishName("classic"), "The first player to reach 100 wins, and the game ends."),
+      finishCard("last-one-standing", finishName("last-one-standing"), "Finishers take 1st, 2nd, 3rd… and the rest race on.")),
     boards.el,
     toggle("exact", "Exact finish", "You need the exact count to land on 100.", rules.exactFinish, (v) => { rules.exactFinish = v; }, "online-exact-finish"),
     toggle("six", "Sixes roll again", "A six earns a bonus roll (never more than two sixes in a row).", rules.sixAgain, (v) => { rules.sixAgain = v; }, "online-six-again"),
-    h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, "Seconds per turn (10–60)"), countdownInput),
+    h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, `Seconds per turn (${range.min}–${range.max})`), countdownInput),
     createError,
     h("div", { class: "form-actions" }, createButton));
 
@@ -78,7 +79,10 @@ function entry(root, presetCode, ctx) {
 
   const screen = h("section", { class: "screen online", dataset: { screen: "online" } },
     h("h1", {}, "Play Online"),
-    presetCode ? [joinForm, createForm] : [createForm, joinForm],
+    // An invited friend needs only the join form; hosting is one link away.
+    presetCode
+      ? [joinForm, h("p", { class: "form-note" }, h("a", { href: "#/online", dataset: { testid: "create-instead" } }, "Create your own room instead"))]
+      : [createForm, joinForm],
     h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, "Back")));
   root.append(screen);
 
@@ -115,7 +119,7 @@ function entry(root, presetCode, ctx) {
       joinColour.setTaken(taken);
       const host = room.seats.find((seat) => seat.host);
       if (room.phase === "lobby") {
-        joinInfo.textContent = `${host ? `${host.name}'s room` : "Room"} · ${room.seats.length} of 6 seats taken · ${FINISH_NAMES[room.rules.finish] || "Classic"}`;
+        joinInfo.textContent = `${host ? `${host.name}'s room` : "Room"} · ${room.seats.length} of ${config().seats.max} seats taken · ${finishName(room.rules.finish)}`;
       } else {
         joinInfo.textContent = room.phase === "over" ? "That game is over." : "That game has started — you can watch it.";
         watchButton.href = `#/game/${room.code}`;
@@ -131,8 +135,8 @@ function entry(root, presetCode, ctx) {
     const name = hostName.value();
     if (!hostName.check()) return;
     const countdown = Number(countdownInput.value);
-    if (!Number.isInteger(countdown) || countdown < 10 || countdown > 60) {
-      createError.textContent = "Seconds per turn must be a whole number from 10 to 60.";
+    if (!Number.isInteger(countdown) || countdown < range.min || countdown > range.max) {
+      createError.textContent = `Seconds per turn must be a whole number from ${range.min} to ${range.max}.`;
       countdownInput.focus();
       return;
     }
@@ -310,7 +314,7 @@ function lobby(root, code, ctx) {
     const r = room.rules;
     if (!host) {
       rulesBox.append(boardLine, h("ul", { class: "content-items" },
-        h("li", {}, FINISH_NAMES[r.finish] || "Classic"),
+        h("li", {}, finishName(r.finish)),
         h("li", {}, r.exact_finish ? "Exact finish" : "No exact finish"),
         h("li", {}, r.six_again ? "Sixes roll again" : "No bonus sixes"),
         h("li", {}, `${room.countdown_seconds} seconds per turn`)));
@@ -325,17 +329,18 @@ function lobby(root, code, ctx) {
         h("span", { class: "radio-card-body" }, h("span", { class: "radio-card-title" }, label)));
     };
     const countdownId = uniqueId("lobby-countdown");
-    const countdown = h("input", { id: countdownId, class: "text-input number-input", type: "number", min: "10", max: "60", step: "5", value: String(room.countdown_seconds), on: { change: () => {
+    const range = config().countdown;
+    const countdown = h("input", { id: countdownId, class: "text-input number-input", type: "number", min: String(range.min), max: String(range.max), step: "1", value: String(room.countdown_seconds), on: { change: () => {
       const seconds = Number(countdown.value);
-      if (Number.isInteger(seconds) && seconds >= 10 && seconds <= 60) send({ countdown: seconds });
-      else error.textContent = "Seconds per turn must be a whole number from 10 to 60.";
+      if (Number.isInteger(seconds) && seconds >= range.min && seconds <= range.max) send({ countdown: seconds });
+      else error.textContent = `Seconds per turn must be a whole number from ${range.min} to ${range.max}.`;
     } } });
     rulesBox.append(
       boards.el,
-      h("fieldset", { class: "radio-cards" }, h("legend", { class: "visually-hidden" }, "How the game finishes"), option("classic", "Classic"), option("last-one-standing", "Last One Standing")),
+      h("fieldset", { class: "radio-cards" }, h("legend", { class: "visually-hidden" }, "How the game finishes"), option("classic", finishName("classic")), option("last-one-standing", finishName("last-one-standing"))),
       toggle("lobby-exact", "Exact finish", "You need the exact count to land on 100.", r.exact_finish, (v) => send({ rules: { exact_finish: v } }), "lobby-exact-finish"),
       toggle("lobby-six", "Sixes roll again", "A six earns a bonus roll.", r.six_again, (v) => send({ rules: { six_again: v } }), "lobby-six-again"),
-      h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, "Seconds per turn (10–60)"), countdown));
+      h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, `Seconds per turn (${range.min}–${range.max})`), countdown));
   }
 
   /** The host changes the table's rules, countdown or board (all sent together). */
@@ -357,7 +362,7 @@ function lobby(root, code, ctx) {
     if (!room || room.seats.length >= 6 || pendingAi) return;
     const names = new Set(room.seats.map((seat) => seat.name));
     const colours = new Set(room.seats.map((seat) => seat.colour));
-    const free = COLOURS.find((c) => !colours.has(c.id));
+    const free = colourList().find((c) => !colours.has(c.id));
     if (!free) return;
     const name = AI_NAMES.find((n) => !names.has(n)) || `Robo ${room.seats.length + 1}`;
     if (session.send({ type: "add_ai", name, colour: free.id })) {
@@ -418,7 +423,7 @@ function colourChoice(testid, initial, taken) {
   let current = initial;
   const fieldset = h("fieldset", { class: "colour-picker", dataset: { testid } }, h("legend", { class: "field-label" }, "Colour"));
   const inputs = new Map();
-  for (const c of COLOURS) {
+  for (const c of colourList()) {
     const id = uniqueId("colour-opt");
     const input = h("input", { type: "radio", id, name, value: c.id, checked: c.id === initial, dataset: { testid: `colour-${c.id}` }, on: { change: () => { current = c.id; } } });
     const label = h("label", { class: `swatch colour-${c.id}`, for: id, title: c.label }, input, h("span", { class: "swatch-dot", "aria-hidden": "true" }), h("span", { class: "visually-hidden" }, c.label));
@@ -434,7 +439,7 @@ function colourChoice(testid, initial, taken) {
       label.lastChild.textContent = isTaken ? `${colour(id).label} (taken)` : colour(id).label;
     }
     if (set.has(current)) {
-      const free = COLOURS.find((c) => !set.has(c.id));
+      const free = colourList().find((c) => !set.has(c.id));
       if (free) {
         current = free.id;
         inputs.get(free.id).input.checked = true;

@@ -2,7 +2,7 @@
 // and the house-rule defaults new games start from. Saved as soon as they change.
 
 import { h, uniqueId } from "../dom.js";
-import { SPEEDS, getSettings, updateSettings, onSettingsChange } from "../settings.js";
+import { SPEEDS, getSettings, updateSettings, onSettingsChange, reducedMotion, systemReducedMotion } from "../settings.js";
 import { toggle } from "./setup.js";
 import { sound } from "../sound.js";
 
@@ -39,7 +39,7 @@ export function mount(root, _route, ctx) {
         save({ sound: v }, v ? "sound on" : "sound off");
         if (v) sound.climb();
       }, "setting-sound"),
-      toggle("motion", "Reduce motion", "No tumbling, hopping or confetti; tokens move simply.", settings.reducedMotion, (v) => save({ reducedMotion: v }, v ? "reduced motion on" : "reduced motion off"), "setting-reduced-motion")),
+      toggle("motion", "Reduce motion", motionHint(), reducedMotion(), (v) => save({ reducedMotion: v }, v ? "reduced motion on" : "reduced motion off"), "setting-reduced-motion")),
     h("section", { class: "panel-card", "aria-labelledby": "game-heading" },
       h("h2", { id: "game-heading" }, "During a game"),
       toggle("odds", "Show live odds", "A panel beside the board with each player's chance to win (or expected place), updated after every roll.", settings.showOdds, (v) => save({ showOdds: v }, v ? "live odds shown" : "live odds hidden"), "setting-show-odds")),
@@ -55,9 +55,17 @@ export function mount(root, _route, ctx) {
   const stop = onSettingsChange((now) => {
     const soundSwitch = screen.querySelector("[data-testid=setting-sound]");
     if (soundSwitch) soundSwitch.checked = now.sound;
+    // The system's preference may change while this screen is open.
+    const motionSwitch = screen.querySelector("[data-testid=setting-reduced-motion]");
+    if (motionSwitch) motionSwitch.checked = reducedMotion();
   });
   return () => {
     clearTimeout(savedTimer);
     stop();
   };
+}
+
+function motionHint() {
+  const base = "No tumbling, hopping or confetti; tokens move simply.";
+  return systemReducedMotion() ? `${base} Your device asks for less motion; switch it off here to see the animations.` : base;
 }

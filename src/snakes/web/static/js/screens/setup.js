@@ -2,14 +2,13 @@
 // finishes, the house rules, shuffle, and "Start Game" (POST /api/rooms).
 
 import { h, clear, uniqueId } from "../dom.js";
-import { COLOURS, colour, tokenMarks } from "../colours.js";
+import { colourList, colour, tokenMarks } from "../colours.js";
+import { config, finishName } from "../config.js";
 import { getSettings } from "../settings.js";
 import { createRoom } from "../api.js";
 import { saveGame } from "../saved-game.js";
 import { boardPicker } from "../board-picker.js";
 
-const MIN_SEATS = 2;
-const MAX_SEATS = 6;
 const AI_NAMES = ["Monkey", "Tiger", "Gecko", "Jaguar", "Sloth"];
 const LAST_KEY = "snakes.lastSetup";
 
@@ -43,10 +42,10 @@ function rememberLast(mode, seats) {
 
 function initialSeats(mode) {
   const last = loadLast()[mode];
-  if (Array.isArray(last) && last.length >= MIN_SEATS && last.length <= MAX_SEATS) {
+  if (Array.isArray(last) && last.length >= config().seats.min && last.length <= config().seats.max) {
     const colours = new Set();
     const ok = last.every((seat) => seat && typeof seat.name === "string" && !validName(seat.name)
-      && COLOURS.some((c) => c.id === seat.colour) && !colours.has(seat.colour) && colours.add(seat.colour)
+      && colourList().some((c) => c.id === seat.colour) && !colours.has(seat.colour) && colours.add(seat.colour)
       && (seat.kind === "human" || seat.kind === "ai"));
     if (ok && (mode !== "ai" || (last[0].kind === "human" && last.slice(1).every((seat) => seat.kind === "ai")))) {
       return last.map((seat) => ({ ...seat }));
@@ -134,8 +133,8 @@ export function mount(root, route, ctx) {
     };
     return h("fieldset", { class: "radio-cards" },
       h("legend", { class: "visually-hidden" }, "How the game finishes"),
-      card("classic", "Classic", "The first player to reach 100 wins, and the game ends."),
-      card("last-one-standing", "Last One Standing", "Finishers take 1st, 2nd, 3rd… and the rest race on to the end."));
+      card("classic", finishName("classic"), "The first player to reach 100 wins, and the game ends."),
+      card("last-one-standing", finishName("last-one-standing"), "Finishers take 1st, 2nd, 3rd… and the rest race on to the end."));
   }
 
   function renderSeats(focusKey = null) {
@@ -145,17 +144,17 @@ export function mount(root, route, ctx) {
       const countId = uniqueId("ai-count");
       seatControls.append(h("div", { class: "stepper", role: "group", "aria-labelledby": countId },
         h("span", { id: countId, class: "stepper-label" }, "AI players"),
-        h("button", { class: "stepper-button", type: "button", "aria-label": "Fewer AI players", disabled: aiCount <= 1, dataset: { testid: "ai-fewer", focusKey: "ai-fewer" }, on: { click: () => setAiCount(aiCount - 1, "ai-fewer") } }, "−"),
+        h("button", { class: "stepper-button", type: "button", "aria-label": "Fewer AI players", disabled: aiCount <= config().seats.ai_min, dataset: { testid: "ai-fewer", focusKey: "ai-fewer" }, on: { click: () => setAiCount(aiCount - 1, "ai-fewer") } }, "−"),
         h("output", { class: "stepper-value", "aria-live": "off", dataset: { testid: "ai-count" } }, String(aiCount)),
-        h("button", { class: "stepper-button", type: "button", "aria-label": "More AI players", disabled: aiCount >= 5, dataset: { testid: "ai-more", focusKey: "ai-more" }, on: { click: () => setAiCount(aiCount + 1, "ai-more") } }, "+")));
+        h("button", { class: "stepper-button", type: "button", "aria-label": "More AI players", disabled: aiCount >= config().seats.ai_max, dataset: { testid: "ai-more", focusKey: "ai-more" }, on: { click: () => setAiCount(aiCount + 1, "ai-more") } }, "+")));
     }
     clear(seatList);
     const marks = tokenMarks(state.seats.map((seat, index) => ({ ...seat, index })));
     state.seats.forEach((seat, i) => seatList.append(seatRow(seat, i, marks[i])));
     if (mode === "pass") {
       seatList.append(h("li", { class: "seat-add" },
-        h("button", { class: "button button-secondary", type: "button", disabled: state.seats.length >= MAX_SEATS, dataset: { testid: "add-seat", focusKey: "add-seat" }, on: { click: addSeat } },
-          state.seats.length >= MAX_SEATS ? "Six seats is the most" : "+ Add a player")));
+        h("button", { class: "button button-secondary", type: "button", disabled: state.seats.length >= config().seats.max, dataset: { testid: "add-seat", focusKey: "add-seat" }, on: { click: addSeat } },
+          state.seats.length >= config().seats.max ? `${config().seats.max} seats is the most` : "+ Add a player")));
     }
     if (focusKey) {
       const target = screen.querySelector(`[data-focus-key="${focusKey}"]`);
@@ -190,7 +189,7 @@ export function mount(root, route, ctx) {
       h("div", { class: "field" }, h("label", { for: nameId, class: "field-label" }, label), input, err));
     if (mode === "pass") {
       head.append(kindToggle(seat, i));
-      if (state.seats.length > MIN_SEATS) {
+      if (state.seats.length > config().seats.min) {
         head.append(h("button", {
           class: "icon-button remove-seat", type: "button", "aria-label": `Remove ${seat.name.trim() || `player ${i + 1}`}`,
           dataset: { testid: "remove-seat", focusKey: `remove-${i}` }, on: { click: () => removeSeat(i) },
@@ -225,7 +224,7 @@ export function mount(root, route, ctx) {
     const owners = new Map(state.seats.map((other, j) => [other.colour, j]));
     const fieldset = h("fieldset", { class: "colour-picker" },
       h("legend", { class: "field-label" }, "Colour"));
-    for (const c of COLOURS) {
+    for (const c of colourList()) {
       const id = uniqueId("colour-opt");
       const owner = owners.get(c.id);
       const takenBy = owner !== undefined && owner !== i ? state.seats[owner].name.trim() || `player ${owner + 1}` : null;
@@ -273,11 +272,11 @@ export function mount(root, route, ctx) {
 
   function freeColour() {
     const used = new Set(state.seats.map((seat) => seat.colour));
-    return COLOURS.find((c) => !used.has(c.id)).id;
+    return colourList().find((c) => !used.has(c.id)).id;
   }
 
   function setAiCount(count, focusKey) {
-    const target = Math.max(1, Math.min(5, count));
+    const target = Math.max(config().seats.ai_min, Math.min(config().seats.ai_max, count));
     while (state.seats.length - 1 < target) state.seats.push({ name: freeAiName(), colour: freeColour(), kind: "ai" });
     while (state.seats.length - 1 > target) state.seats.pop();
     seatNote.textContent = `${target} AI player${target === 1 ? "" : "s"}.`;
@@ -285,7 +284,7 @@ export function mount(root, route, ctx) {
   }
 
   function addSeat() {
-    if (state.seats.length >= MAX_SEATS) return;
+    if (state.seats.length >= config().seats.max) return;
     const used = new Set(state.seats.map((seat) => seat.name));
     let n = state.seats.length + 1;
     while (used.has(`Player ${n}`)) n++;
@@ -295,10 +294,10 @@ export function mount(root, route, ctx) {
   }
 
   function removeSeat(i) {
-    if (state.seats.length <= MIN_SEATS) return;
+    if (state.seats.length <= config().seats.min) return;
     const [gone] = state.seats.splice(i, 1);
     seatNote.textContent = `Removed ${gone.name.trim() || "a player"}.`;
-    renderSeats(state.seats.length > MIN_SEATS ? `remove-${Math.min(i, state.seats.length - 1)}` : "add-seat");
+    renderSeats(state.seats.length > config().seats.min ? `remove-${Math.min(i, state.seats.length - 1)}` : "add-seat");
   }
 
   function showFieldError(input, err, problem) {

@@ -1,0 +1,79 @@
+"""GET /api/config: the constants the page shares with the server, from one source.
+
+The countdown's default and range come from the server's settings (``--countdown``,
+``--countdown-min``, ``--countdown-max``); seat limits, colours and the finish modes'
+names from the rooms and the engine. The page reads them once when it starts and never
+writes them out itself.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel
+
+from snakes.engine import FINISH, MAX_SEATS, Finish
+from snakes.server.rooms.model import COLOURS
+from snakes.server.settings import Settings
+
+MIN_TABLE = 2
+"""Every game in a room has 2-6 seats (the engine's one-seat race is for analysis)."""
+
+FINISH_NAMES: dict[Finish, str] = {
+    Finish.CLASSIC: "Classic",
+    Finish.LAST_ONE_STANDING: "Last One Standing",
+}
+COLOUR_LABELS = {colour: colour.capitalize() for colour in COLOURS}
+
+router = APIRouter()
+
+
+class CountdownRange(BaseModel):
+    default: int
+    min: int
+    max: int
+
+
+class SeatLimits(BaseModel):
+    min: int
+    max: int
+    ai_min: int
+    ai_max: int
+
+
+class ColourOut(BaseModel):
+    id: str
+    label: str
+
+
+class FinishOut(BaseModel):
+    id: str
+    name: str
+
+
+class GameConfig(BaseModel):
+    countdown: CountdownRange
+    seats: SeatLimits
+    colours: list[ColourOut]
+    finishes: list[FinishOut]
+    finish_square: int
+
+
+def game_config(settings: Settings) -> GameConfig:
+    return GameConfig(
+        countdown=CountdownRange(
+            default=settings.countdown_default,
+            min=settings.countdown_min,
+            max=settings.countdown_max,
+        ),
+        seats=SeatLimits(min=MIN_TABLE, max=MAX_SEATS, ai_min=1, ai_max=MAX_SEATS - 1),
+        colours=[ColourOut(id=c, label=COLOUR_LABELS[c]) for c in COLOURS],
+        finishes=[FinishOut(id=f.value, name=FINISH_NAMES[f]) for f in Finish],
+        finish_square=FINISH,
+    )
+
+
+@router.get("/api/config")
+async def get_config(request: Request) -> GameConfig:
+    """The countdown's default and range, seat limits, colours and finish names."""
+    settings: Settings = request.app.state.settings
+    return game_config(settings)

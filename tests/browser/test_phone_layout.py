@@ -1,0 +1,96 @@
+"""On a 360 x 640 phone, your own turn fits on one screen beside the whole board.
+
+The brief: "works from 360 x 640 phones to large screens"; How to play: "hand the device
+to whoever the glowing seat card names" and "Every player sees the countdown". Whose
+turn it is, the countdown, the die, Roll and the last event must all be visible without
+scrolling, with the whole board.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.helpers import open_setup, start_game, use_instant_animations
+from tests.support.client import GameClient
+from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 640}
+TOPBAR = 50
+
+
+def _assert_on_screen(page: Page, testids: list[str]) -> None:
+    assert page.evaluate("window.scrollY") == 0
+    for testid in testids:
+        # The countdown's box may be its parts' (its text and its bar).
+        selector = f"[data-testid={testid}]"
+        if testid == "countdown":
+            selector += " .countdown-text"
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None, f"{testid} is not shown"
+        assert box["y"] >= TOPBAR - 1, f"{testid} hides under the top bar: {box}"
+        assert box["y"] + box["height"] <= PHONE["height"], f"{testid} is below the fold: {box}"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{testid}: {box}"
+
+
+def test_online_turn_shows_turn_countdown_die_roll_and_last_event_on_a_phone(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    created = web_server.post(
+        "/api/rooms", {"mode": "online", "seats": [{"name": "Hana", "colour": "red"}]}
+    )
+    code = created["code"]
+    joined = web_server.post(f"/api/rooms/{code}/join", {"name": "Gus", "colour": "blue"})
+    context = browser.new_context(viewport=PHONE, base_url=web_server.url)
+    page = context.new_page()
+    guest = GameClient(web_server.ws_url)
+    try:
+        use_instant_animations(page)
+        page.evaluate(
+            "([code, secret]) => localStorage.setItem('snakes.game', JSON.stringify("
+            "{code, secret, mode: 'online', over: false, saved: Date.now()}))",
+            [code, created["secret"]],
+        )
+        guest.hello(code, joined["secret"])
+        page.goto(f"/#/online/lobby/{code}")
+        page.get_by_test_id("start-online").click()
+        page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+        expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
+        expect(page.get_by_test_id("countdown")).to_be_visible()
+        page.wait_for_timeout(300)
+        _assert_on_screen(
+            page, ["board", "turn-banner", "countdown", "die", "roll", "log-line", "seat-card"]
+        )
+        current = page.locator("[data-testid=seat-card][data-current=true]")
+        box = current.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    finally:
+        guest.close()
+        context.close()
+
+
+def test_pass_and_play_turn_fits_a_phone_with_six_players(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport=PHONE, base_url=web_server.url)
+    page = context.new_page()
+    try:
+        use_instant_animations(page)
+        open_setup(page, "pass")
+        while page.get_by_test_id("seat-name").count() < 6:
+            page.get_by_test_id("add-seat").click()
+        start_game(page)
+        page.get_by_test_id("roll").click()
+        expect(page.get_by_test_id("log-line")).to_contain_text("rolled")
+        expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
+        page.evaluate("window.scrollTo(0, 0)")
+        _assert_on_screen(page, ["board", "turn-banner", "die", "roll", "log-line", "seat-card"])
+        cards = page.get_by_test_id("seat-card")
+        expect(cards).to_have_count(6)
+        for index in range(6):
+            box = cards.nth(index).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    finally:
+        context.close()
