@@ -6,11 +6,9 @@ games created but never opened must not grow the work or the store without bound
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,11 +16,7 @@ from snakes.engine import JUNGLE, Rules
 from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import Kind, Mode, Seat
-from tests.support.inprocess import FAST, Table, Viewer
-
-
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
+from tests.support.inprocess import FAST, Table, Viewer, run
 
 
 def test_a_hello_again_from_a_connection_already_in_the_room_tells_only_that_connection() -> None:

@@ -6,7 +6,6 @@ whose turn it is; one Roll button rolls for that seat."
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +17,9 @@ from snakes.server.boards import board_named
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import Kind, Mode, Seat
 from snakes.server.runtime.runtime import Created
-from tests.support.inprocess import Table, Viewer, settle
+from tests.support.inprocess import Table, Viewer, run, settle
 
 PEOPLE = [Seat("Ana", "red"), Seat("Ben", "blue"), Seat("Cy", "green")]
-
-
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
 
 
 async def create(table: Table, mode: Mode, seats: list[Seat], board: str = "jungle") -> Created:

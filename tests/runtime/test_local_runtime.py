@@ -17,11 +17,7 @@ import pytest
 
 from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.rooms.errors import ProtocolError
-from tests.support.inprocess import FAST, Table, Viewer, settle
-
-
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
+from tests.support.inprocess import FAST, Table, Viewer, run, settle
 
 
 def _refuse_writes(action: int, *_: object) -> int:

@@ -8,7 +8,6 @@ made on their behalf."
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
@@ -19,14 +18,10 @@ import pytest
 from snakes.engine import Rules
 from snakes.fair import verify_record
 from snakes.server.rooms.errors import ProtocolError
-from tests.support.inprocess import Table, Viewer, settle
+from tests.support.inprocess import Table, Viewer, run, settle
 
 COUNTDOWN = 20.0
 MAX_ROLLS = 3000
-
-
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
 
 
 def updates_with_events(viewer: Viewer) -> list[dict[str, Any]]:

@@ -21,13 +21,9 @@ from snakes.server.rooms.model import Mode, Seat
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.testing.hooks import ScriptableDice
-from tests.support.inprocess import FAST, Viewer
+from tests.support.inprocess import FAST, Viewer, run
 
 pytestmark = pytest.mark.usefixtures("redis_url")
-
-
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
 
 
 @asynccontextmanager

@@ -9,6 +9,8 @@ import gzip
 import re
 import urllib.request
 
+import brotli  # type: ignore[import-untyped]
+
 from tests.support.server import ServerProcess
 
 
@@ -34,13 +36,18 @@ def test_the_page_names_versioned_files_that_are_kept_a_year_and_sent_compressed
     html = gzip.decompress(page).decode()
     scripts = re.findall(r'src="(/static/v[0-9a-f]{16}/js/main\.js)"', html)
     assert scripts, "the page asks for its script by a versioned URL"
-    status, body, headers = _get(server, scripts[0], **{"Accept-Encoding": "gzip, br"})
+    status, body, headers = _get(server, scripts[0], **{"Accept-Encoding": "gzip"})
     assert status == 200 and headers["content-encoding"] == "gzip"
     assert headers["cache-control"] == "public, max-age=31536000, immutable"
     assert headers["content-type"].startswith("text/javascript")
     plain = gzip.decompress(body)
     assert len(body) < len(plain) / 2
-    status, again, headers = _get(server, scripts[0])  # no gzip asked: none given
+    status, squeezed, headers = _get(server, scripts[0], **{"Accept-Encoding": "gzip, br"})
+    assert headers["content-encoding"] == "br" and brotli.decompress(squeezed) == plain
+    assert len(squeezed) < len(body)  # brotli first, where the browser takes it
+    assert "content-security-policy" not in headers  # an asset is no document
+    assert headers["x-content-type-options"] == "nosniff"
+    status, again, headers = _get(server, scripts[0])  # no compression asked: none given
     assert again == plain and "content-encoding" not in headers
     status, _, _ = _get(server, scripts[0], **{"If-None-Match": headers["etag"]})
     assert status == 304

@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from snakes.engine import JUNGLE, Rules
 from snakes.server.backends.local import LocalBackend, LocalLog
@@ -25,6 +27,8 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 from snakes.testing.hooks import ScriptableDice
+
+T = TypeVar("T")
 
 FAST = Settings(ai_delay=0.05, animation_scale=0.0)
 CLASSIC = Rules()
@@ -160,3 +164,13 @@ def in_folder(folder: Path) -> LocalLog:
     from snakes.server.backends.sqlite import SQLiteLog
 
     return SQLiteLog.in_folder(folder)
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a scenario on an event loop of its own, in a thread of its own.
+
+    The browser tests' Playwright keeps an event loop running in the main thread for the
+    whole session, and ``asyncio.run`` refuses to start inside a running loop.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

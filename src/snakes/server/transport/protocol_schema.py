@@ -71,6 +71,10 @@ class Pong(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["pong"]
+    t: int | None = None
+    """The ``t`` of the ping, echoed."""
+    server_ms: int | None = None
+    """The server's wall clock when it answered, ms since the epoch."""
 
 
 ServerMessage = Annotated[Welcome | Update | Error | Pong, Field(discriminator="type")]

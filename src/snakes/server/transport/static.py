@@ -3,7 +3,8 @@
 The page (``/`` and ``/r/CODE``) names every file under ``/static/v<version>/``, where
 the version is a hash of all of them (the app shell's version). Those URLs never change
 content, so browsers keep them a year (``immutable``) and a repeat visit fetches only the
-page itself. Text files go out gzip-compressed, compressed once per process. The plain
+page itself. Text files go out compressed (brotli, or gzip for a client without it),
+compressed once per process. The plain
 ``/static/<path>`` URLs still work (no-cache), for the offline page and old links.
 """
 
@@ -15,6 +16,7 @@ import hashlib
 import mimetypes
 from dataclasses import dataclass
 
+import brotli  # type: ignore[import-untyped]
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -33,7 +35,8 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")
 @dataclass(frozen=True)
 class _File:
     raw: bytes
-    compressed: bytes | None
+    gzipped: bytes | None
+    brotli: bytes | None
     media_type: str
     etag: str
 
@@ -48,14 +51,15 @@ def _load(relative: str) -> _File | None:
     if path.suffix in TEXT_SUFFIXES:
         # The page, its styles and scripts name every file by its versioned URL.
         raw = raw.replace(b'"/static/', f'"/static/{version()}/'.encode())
-    compressed = None
+    gzipped = squeezed = None
     if path.suffix in TEXT_SUFFIXES and len(raw) > 256:
-        compressed = gzip.compress(raw, compresslevel=9, mtime=0)
+        gzipped = gzip.compress(raw, compresslevel=9, mtime=0)
+        squeezed = brotli.compress(raw, quality=11)
     media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     if media_type.startswith("text/") or media_type.endswith(("json", "javascript")):
         media_type += "; charset=utf-8"
     etag = '"' + hashlib.sha256(raw).hexdigest()[:20] + '"'
-    return _File(raw, compressed, media_type, etag)
+    return _File(raw, gzipped, squeezed, media_type, etag)
 
 
 def file_response(request: Request, relative: str, cache: str) -> Response:
@@ -66,8 +70,12 @@ def file_response(request: Request, relative: str, cache: str) -> Response:
     if request.headers.get("if-none-match") == found.etag:
         return Response(status_code=304, headers=headers)
     body = found.raw
-    if found.compressed is not None and "gzip" in request.headers.get("accept-encoding", ""):
-        body = found.compressed
+    accepted = request.headers.get("accept-encoding", "")
+    if found.brotli is not None and "br" in accepted.replace(" ", "").split(","):
+        body = found.brotli
+        headers["Content-Encoding"] = "br"
+    elif found.gzipped is not None and "gzip" in accepted:
+        body = found.gzipped
         headers["Content-Encoding"] = "gzip"
     return Response(body, media_type=found.media_type, headers=headers)
 

@@ -12,7 +12,7 @@ import * as result from "./screens/result.js";
 import * as content from "./screens/content.js";
 import * as settingsScreen from "./screens/settings-screen.js";
 import * as online from "./screens/online.js";
-import * as verify from "./screens/verify.js";
+import * as verify from "./screens/verify-route.js";
 import * as replay from "./screens/replay-route.js";
 
 const ROUTES = {
