@@ -85,6 +85,8 @@ class Phase:
         return {"seconds": max(a["seconds"] for a in answers), "failures": failures}
 
     def measure(self, seconds: float) -> dict[str, Any]:
+        redis_pids = _redis_pids() if self.redis else []
+        redis_cpu = sum(cpu_seconds(pid) for pid in redis_pids)
         server_cpu = [cpu_seconds(s.pid) for s in self.servers]
         worker_cpu = [cpu_seconds(p.pid) for p in self.workers.processes]
         gc_before = [gc_seconds(url) for url in self.urls]
@@ -112,6 +114,11 @@ class Phase:
             for p, before in zip(self.workers.processes, worker_cpu, strict=True)
         ]
         result["rss"] = [rss_bytes(s.pid) for s in self.servers]
+        result["redis_cpu"] = (
+            (sum(cpu_seconds(pid) for pid in redis_pids) - redis_cpu) / elapsed
+            if redis_pids
+            else None
+        )
         result["rooms"] = self.rooms
         result["window"] = seconds
         return result
@@ -125,12 +132,26 @@ class Phase:
             print(f"  (deleted {deleted} Redis keys under {self.prefix})", flush=True)
 
 
+def _redis_pids() -> list[int]:
+    """The machine's redis-server processes (their CPU counts toward a Redis run)."""
+    import subprocess  # noqa: PLC0415
+
+    found = subprocess.run(["pgrep", "-x", "redis-server"], check=False, capture_output=True)
+    return [int(pid) for pid in found.stdout.split()]
+
+
 def _row(name: str, r: dict[str, Any], rss_idle: int) -> str:
     lat = r["latencies"]
     players = r["rooms"] * 4
     rss = sum(r["rss"])
     per_player = (rss - rss_idle) / players / 1024 if players and r["rss"] else float("nan")
     server_cpu = " + ".join(f"{c:.0%}" for c in r["server_cpu"]) or "n/a"
+    if r.get("redis_cpu") is not None:
+        server_cpu += f" + Redis {r['redis_cpu']:.0%}"
+    rolls_per_second = r["rolls"] / r["elapsed"]
+    cores = sum(r["server_cpu"]) + (r.get("redis_cpu") or 0.0)
+    if rolls_per_second:
+        server_cpu += f" ({cores / rolls_per_second * 1e6:.0f} µs/roll)"
     worker_cpu = " + ".join(f"{c:.0%}" for c in r["worker_cpu"])
     errors = sum(r["errors"].values())
     return (
