@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from snakes.engine import Finish, Rules
@@ -258,14 +259,16 @@ def test_skip_to_results_plays_the_remaining_ai_turns_for_real() -> None:
     assert len(json.loads(step.work.record[1])["actions"]) == done["room"]["version"]
 
 
-def test_the_view_carries_live_odds_that_follow_the_game() -> None:
+def test_the_view_carries_live_odds_that_follow_the_game_while_someone_shows_them() -> None:
     """No sentence of the page or PRODUCT.md names the odds; views.py: "Each seat's exact
     chance to win (Classic) or expected place (Last One Standing)"."""
     room = local(seats=[Seat("Ana", "red"), Seat("Ben", "blue")])
-    before: dict[str, Any] = handle(room, context(), view)[1]["odds"]
+    assert handle(room, context(), view)[1]["odds"] is None  # nobody shows them: no work
+    watching = replace(present(0, 1), odds=True)
+    before: dict[str, Any] = handle(room, context(watching), view)[1]["odds"]
     assert before["kind"] == "win" and abs(sum(before["values"]) - 1) < 1e-3
     assert before["values"][0] > before["values"][1]  # rolling first is an edge
-    room = go(room, roll(0, room), 3).room
-    step = go(room, roll(1, room), 1)  # Ana 3; Ben 1 climbs 1 -> 38
+    room = go(room, roll(0, room), 3, presence=watching).room
+    step = go(room, roll(1, room), 1, presence=watching)  # Ana 3; Ben 1 climbs 1 -> 38
     after = updates(step)[0]["room"]["odds"]
     assert after["values"][1] > 0.5 > after["values"][0]

@@ -419,6 +419,8 @@ class RedisBackend:
 
     async def join(self, code: str, session: Session) -> None:
         try:
+            # The value as the runtime keeps it (a reconnecting owner reads it back);
+            # whether the connection shows odds is set again by the owner's own map.
             await self.redis.hset(self._people(code), self.owners.key(session), session.secret_hash)
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error

@@ -18,6 +18,7 @@ def view(step: Step) -> dict[str, Any]:
         connected=connected_seats(room, ctx.presence),
         now=ctx.now,
         paused=all_racers_away(room, ctx.presence),
+        odds=ctx.presence.odds,
         public_url=ctx.public_url,
     )
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import logging
 import time
 from dataclasses import fields
 from typing import Any
 
 from snakes.analysis import live_odds, live_place_chances
-from snakes.engine import FINISH, Finish, placings
+from snakes.engine import FINISH, Finish, GameState, placings
 from snakes.fair import SCHEME, commit
 from snakes.server.rooms.model import Kind, Phase, Room, board_data, rules_data
+
+log = logging.getLogger("snakes.views")
 
 _EVENT_FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -46,8 +50,12 @@ def room_view(
     now: float,
     paused: bool,
     public_url: str,
+    odds: bool = False,
 ) -> dict[str, Any]:
-    """The room as every viewer sees it (what a viewer holds travels separately)."""
+    """The room as every viewer sees it (what a viewer holds travels separately).
+
+    ``odds``: some viewer shows the live odds; otherwise ``odds`` is null and costs
+    nothing."""
     game = room.game
     seats = []
     for index, seat in enumerate(room.seats):
@@ -97,7 +105,7 @@ def room_view(
             "server_now_ms": round(wall_now * 1000),
         }
     results = None
-    odds = _odds(room) if room.phase is Phase.PLAYING else None
+    worked_out = _odds(room.game) if odds and room.phase is Phase.PLAYING else None
     if game is not None and game.over:
         results = [
             {"place": p.place, "seat": p.seat, "square": p.square, "status": p.status.value}
@@ -124,15 +132,19 @@ def room_view(
         "countdown": countdown,
         "only_ai_racing": bool(racing) and all(room.seats[s].kind is Kind.AI for s in racing),
         "version": room.version,
-        "odds": odds,
+        "odds": worked_out,
         "fair": _fair(room),
         "invite_url": f"{public_url.rstrip('/')}/r/{room.code}",
     }
 
 
-def _odds(room: Room) -> dict[str, Any] | None:
-    """Each seat's exact chance to win (Classic) or expected place (Last One Standing)."""
-    game = room.game
+@functools.lru_cache(maxsize=4096)
+def _odds(game: GameState | None) -> dict[str, Any] | None:
+    """Each seat's exact chance to win (Classic) or expected place (Last One Standing).
+
+    Worked out once per game state: every viewer of a room, and every room in the same
+    position on the same board, shares it. Shared: never change it.
+    """
     if game is None or game.over:
         return None
     try:
@@ -142,6 +154,7 @@ def _odds(room: Room) -> dict[str, Any] | None:
         expected = [sum((place + 1) * p for place, p in enumerate(row)) for row in chances]
         return {"kind": "place", "values": [round(e, 3) for e in expected]}
     except Exception:  # an odd custom board must never break the game itself
+        log.exception("live odds failed for a game on board %s", game.board.name)
         return None
 
 

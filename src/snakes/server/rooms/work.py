@@ -68,6 +68,8 @@ class Presence:
     viewers: int = 0
     spectators: int = 0
     """Connections that hold no seat."""
+    odds: bool = False
+    """Some connection shows the live odds: only then are they worked out."""
 
 
 @dataclass(frozen=True)

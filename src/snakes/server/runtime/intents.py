@@ -20,6 +20,14 @@ from snakes.server.rooms.work import Caller, Presence, Step
 
 Handler = Callable[[Step, Caller, Presence, dict[str, Any]], Any]
 Members = dict[str, str]
+"""A room's connections: key -> what it holds, the seat secret's digest ('' for none),
+with ``|odds`` after it when that connection shows the live odds (see ``member``)."""
+
+
+def member(secret_hash: str, odds: bool) -> str:
+    return f"{secret_hash}|odds" if odds else secret_hash
+
+
 Undo = Callable[[], None]
 
 
@@ -33,7 +41,7 @@ def _no_presence(members: Members, args: dict[str, Any], caller: Caller) -> Undo
 
 def _arrive(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
     key = args["key"]
-    members[key] = caller.secret_hash
+    members[key] = member(caller.secret_hash, bool(args.get("odds")))
 
     def undo() -> None:
         members.pop(key, None)

@@ -192,14 +192,18 @@ class RoomRuntime:
 
     # ---- connections --------------------------------------------------------------------
 
-    async def hello(self, session: Session, code: str, secret: str | None) -> None:
-        """A connection joins a room's viewers (a seat's secret makes it that seat's)."""
+    async def hello(
+        self, session: Session, code: str, secret: str | None, *, odds: bool = False
+    ) -> None:
+        """A connection joins a room's viewers (a seat's secret makes it that seat's);
+        ``odds``: it shows the live odds, so they are worked out while it is here."""
         code = _checked(code)
         digest = hash_secret(secret) if secret is not None else ""
         if session.room == code and session.secret_hash == digest:
             # A hello again from a connection already here: its own welcome, nothing else.
             caller = Caller(session.id, digest)
-            await self._run(code, "connect", {"key": self.owners.key(session)}, caller)
+            args = {"key": self.owners.key(session), "odds": odds}
+            await self._run(code, "connect", args, caller)
             return
         if session.room is not None:
             await self.disconnect(session)
@@ -211,7 +215,8 @@ class RoomRuntime:
                 await self.backend.bus.subscribe(code)
             await self.backend.presence.join(code, session)
             caller = Caller(session.id, session.secret_hash)
-            await self._run(code, "connect", {"key": self.owners.key(session)}, caller)
+            args = {"key": self.owners.key(session), "odds": odds}
+            await self._run(code, "connect", args, caller)
         except StoreUnavailable:
             await self._forget(code, session)
             self._store_failed()
@@ -452,5 +457,7 @@ def _checked(code: str) -> str:
 
 
 def _presence_of(members: dict[str, str]) -> Presence:
-    held = [d for d in members.values() if d]
-    return Presence(frozenset(held), len(members), len(members) - len(held))
+    digests = [m.partition("|")[0] for m in members.values()]
+    held = [d for d in digests if d]
+    odds = any(m.endswith("|odds") for m in members.values())
+    return Presence(frozenset(held), len(members), len(members) - len(held), odds)

@@ -30,6 +30,8 @@ class Hello(_Message):
     type: Literal["hello"]
     room: Annotated[str, Field(min_length=1, max_length=16)]
     secret: Annotated[str, Field(max_length=128)] | None = None
+    odds: bool = False
+    """This device shows the live odds: the server works them out while it is here."""
 
 
 SeatIndex = Annotated[int, Field(ge=0, le=5)]

@@ -184,15 +184,15 @@ async def _dispatch(
     message: Any, session: Session, runtime: RoomRuntime, transport: _Transport | None = None
 ) -> None:
     match message:
-        case Hello(room=code, secret=secret):
+        case Hello(room=code, secret=secret, odds=odds):
             lookups = transport.lookups if transport else None
             if lookups is None:
-                await runtime.hello(session, code, secret)
+                await runtime.hello(session, code, secret, odds=odds)
                 return
             if secret is None:
                 lookups.check(session.address)
                 try:
-                    await runtime.hello(session, code, secret)
+                    await runtime.hello(session, code, secret, odds=odds)
                 except ProtocolError as error:
                     if error.code in MISS_CODES:
                         lookups.miss(session.address)
@@ -201,7 +201,7 @@ async def _dispatch(
             # A valid seat secret (192 bits) is no guess: it is tried first and never
             # refused, so a guesser behind the same NAT cannot lock the player out.
             try:
-                await runtime.hello(session, code, secret)
+                await runtime.hello(session, code, secret, odds=odds)
             except ProtocolError as error:
                 if error.code in HELLO_MISS_CODES:
                     lookups.check(session.address)  # out of guesses: say no more than that

@@ -3,6 +3,7 @@
 // Its pings carry this device's time, so the pongs measure the server clock's offset.
 
 import { pongSample, viewSample } from "./server-clock.js";
+import { getSettings } from "./settings.js";
 
 const BASE_DELAY = 500;
 const MAX_DELAY = 15000;
@@ -62,6 +63,8 @@ export class Connection {
       this.lastHeard = Date.now();
       const hello = { type: "hello", room: this.room };
       if (this.secret) hello.secret = this.secret;
+      // The server works the live odds out only while some device shows them.
+      if (getSettings().showOdds) hello.odds = true;
       socket.send(JSON.stringify(hello));
       // Measure the clock offset at once (three tries: the quickest round trip wins).
       for (const wait of [0, 400, 1500]) {
