@@ -61,7 +61,13 @@ class Phase:
         self.servers: list[Server] = []
         self.prefix = f"snakes-bench-{secrets.token_hex(4)}:" if redis else None
         self.redis = redis
-        extra = list(args.server_arg)
+        # Every simulated player comes from 127.0.0.1: the per-address budgets (rooms
+        # created, connections) would refuse them, as they would a real crowd behind one
+        # address. The overall limits stay.
+        extra = [
+            "--room-limit", "0", "--room-limit-hour", "0", "--room-limit-total", "0",
+            "--max-connections-per-address", "0", *args.server_arg,
+        ]  # fmt: skip
         if redis:
             extra += ["--redis", redis, "--redis-prefix", self.prefix or ""]
         if args.url:
