@@ -79,6 +79,7 @@ def test_intents_from_another_node_are_applied_by_the_owner_once(
             code, ava, ben = await seated(a, b)
             assert a.current(code) is not None and b.current(code) is None  # a owns it
             version = ava.room["version"]
+            replies = a.backend.owners.replies  # type: ignore[attr-defined]
             a.dice.queued.append(3)  # type: ignore[attr-defined]
             await b.intent(ava.session, "roll", {"seat": 0, "version": version})
             with pytest.raises(ProtocolError) as refused:  # the same roll again
@@ -86,6 +87,9 @@ def test_intents_from_another_node_are_applied_by_the_owner_once(
             assert refused.value.code in ("stale_version", "not_your_turn")
             update = await arrived(ben, lambda m: m["type"] == "update" and m["events"])
             assert update["room"]["seats"][0]["square"] == 3
+            # The roll was answered by its own update; only the refused one was answered
+            # apart (an error has no update to travel with).
+            assert a.backend.owners.replies == replies + 1  # type: ignore[attr-defined]
             logged = await a.backend.log.action_log(code)  # type: ignore[attr-defined]
             assert [entry["seq"] for entry in logged] == [1]
 

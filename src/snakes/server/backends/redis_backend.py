@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -263,7 +263,7 @@ class RedisBackend:
                         self.owners.node,
                         str(room.rev),
                         self._channel(code),
-                        self._envelope(work.messages, room),
+                        self._envelope(work.messages, room, work.answers),
                     ],
                 )
             except (RedisError, OSError) as error:
@@ -276,7 +276,7 @@ class RedisBackend:
         timers: list[str] = []
         for name, due in work.timers.items():
             timers += [name, "" if due is None else repr(due)]
-        envelope = [self._envelope(work.messages, room)] if work.messages else []
+        envelope = [self._envelope(work.messages, room, work.answers)] if work.messages else []
         record: list[str] = []
         if work.record is not None:
             game, text = work.record
@@ -315,14 +315,15 @@ class RedisBackend:
 
     # ---- the room bus -------------------------------------------------------------------
 
-    def _envelope(self, messages: list[Message], room: Room) -> str:
-        return _dump(
-            {
-                "h": room.host,
-                "s": [s.secret_hash for s in room.seats],
-                "m": [[m.body, m.skip, m.to] for m in messages],
-            }
-        )
+    def _envelope(self, messages: list[Message], room: Room, answers: Sequence[str] = ()) -> str:
+        envelope: dict[str, Any] = {
+            "h": room.host,
+            "s": [s.secret_hash for s in room.seats],
+            "m": [[m.body, m.skip, m.to] for m in messages],
+        }
+        if answers:
+            envelope["a"] = list(answers)  # forwarded intents this update answers
+        return _dump(envelope)
 
     async def send(self, code: str, messages: list[Message], room: Room) -> None:
         if not messages:
@@ -391,6 +392,8 @@ class RedisBackend:
         envelope = json.loads(data)
         messages = [Message(body, skip, to) for body, skip, to in envelope["m"]]
         self.hub.deliver(code, messages, envelope["h"], envelope["s"])
+        if "a" in envelope:
+            self.owners.answered(envelope["a"])
 
     # ---- timers -------------------------------------------------------------------------
 

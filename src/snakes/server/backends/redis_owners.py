@@ -28,7 +28,7 @@ from redis.exceptions import RedisError
 
 from snakes.server.rooms.errors import ProtocolError, unavailable
 from snakes.server.rooms.work import Caller
-from snakes.server.runtime.owners import NotOwner, Serve
+from snakes.server.runtime.owners import ANSWERED, NotOwner, Serve
 from snakes.server.runtime.session import Session
 
 log = logging.getLogger("snakes.owners")
@@ -77,6 +77,8 @@ class RedisOwners:
         self._outage: Callable[[], None] = lambda: None
         self._resync: Callable[[list[str]], None] = lambda rooms: None
         self._tasks: list[asyncio.Task[None]] = []
+        self.replies = 0
+        """Forwarded intents this node answered apart (not with the update they caused)."""
 
     @property
     def _nodes(self) -> str:
@@ -200,7 +202,14 @@ class RedisOwners:
         self._serve = handler
 
     async def forward(
-        self, node: str, code: str, op: str, args: dict[str, Any], caller: Caller
+        self,
+        node: str,
+        code: str,
+        op: str,
+        args: dict[str, Any],
+        caller: Caller,
+        *,
+        listening: bool = False,
     ) -> dict[str, Any] | None:
         ident = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -212,7 +221,8 @@ class RedisOwners:
             "code": code,
             "op": op,
             "args": args,
-            "caller": [caller.connection, caller.secret_hash],
+            # With the request's id the owner may answer with the update it causes.
+            "caller": [caller.connection, caller.secret_hash, ident if listening else ""],
         }
         try:
             heard = await self.redis.publish(self._inbox(node), json.dumps(request))
@@ -236,6 +246,13 @@ class RedisOwners:
             return None
         return reply
 
+    def answered(self, idents: list[str]) -> None:
+        """Forwarded intents answered by an update that just arrived on a room channel."""
+        for ident in idents:
+            future = self._pending.get(ident)
+            if future is not None and not future.done():
+                future.set_result({"k": "rep", "id": ident, "result": None})
+
     def on_node_message(self, data: str) -> None:
         message = json.loads(data)
         if message.get("k") == "rep":
@@ -251,9 +268,10 @@ class RedisOwners:
         try:
             assert self._serve is not None
             caller = Caller(*request["caller"])
-            reply["result"] = await self._serve(
-                request["code"], request["op"], request["args"], caller
-            )
+            result = await self._serve(request["code"], request["op"], request["args"], caller)
+            if result == ANSWERED:
+                return  # the update that carried the answer has gone out already
+            reply["result"] = result
         except NotOwner:
             reply["error"] = {"code": "not_owner", "message": "not the owner"}
         except ProtocolError as error:
@@ -261,5 +279,6 @@ class RedisOwners:
         except Exception:
             log.exception("a forwarded intent failed")
             reply["error"] = {"code": "internal", "message": "the server failed; nothing changed"}
+        self.replies += 1
         with contextlib.suppress(RedisError, OSError):
             await self.redis.publish(self._inbox(request["from"]), json.dumps(reply))

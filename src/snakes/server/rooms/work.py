@@ -48,6 +48,8 @@ class Work:
     """The room's live state is released (its records stay)."""
     changed: bool = False
     """The room's stored row changes (a lobby edit, a timer, a touch)."""
+    answers: list[str] = field(default_factory=list)
+    """Forwarded intents this change answers, told with its messages (see Caller)."""
 
     @property
     def empty(self) -> bool:
@@ -78,6 +80,9 @@ class Caller:
 
     connection: str = ""
     secret_hash: str = ""
+    request: str = ""
+    """A forwarded intent's id, when the node that forwarded it hears the room's updates:
+    its answer can then travel with the update it caused instead of apart."""
 
 
 class RoomDice(Protocol):

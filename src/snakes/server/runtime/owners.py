@@ -16,6 +16,11 @@ from snakes.server.runtime.session import Session
 Serve = Callable[[str, str, dict[str, Any], Caller], Awaitable[Any]]
 
 
+ANSWERED = "answered-with-the-update"
+"""What the owner's runtime returns for a forwarded intent whose answer travels with the
+update it caused: nothing more need be sent."""
+
+
 class NotOwner(Exception):
     """This process does not (or no longer) own the room: route the intent again."""
 
@@ -35,9 +40,17 @@ class Owners(Protocol):
         ...
 
     async def forward(
-        self, node: str, code: str, op: str, args: dict[str, Any], caller: Caller
+        self,
+        node: str,
+        code: str,
+        op: str,
+        args: dict[str, Any],
+        caller: Caller,
+        *,
+        listening: bool = False,
     ) -> dict[str, Any] | None:
-        """Ask the owner to apply an operation; None if it did not answer as the owner."""
+        """Ask the owner to apply an operation; None if it did not answer as the owner.
+        ``listening``: this node hears the room's updates (its answer may come with one)."""
         ...
 
     def serve(self, handler: Serve) -> None:
@@ -70,7 +83,14 @@ class LocalOwners:
         return True
 
     async def forward(
-        self, node: str, code: str, op: str, args: dict[str, Any], caller: Caller
+        self,
+        node: str,
+        code: str,
+        op: str,
+        args: dict[str, Any],
+        caller: Caller,
+        *,
+        listening: bool = False,
     ) -> dict[str, Any] | None:
         raise AssertionError("one process owns every room; nothing is forwarded")
 

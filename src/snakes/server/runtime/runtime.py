@@ -27,10 +27,10 @@ from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_se
 from snakes.server.rooms import lifecycle
 from snakes.server.rooms.errors import ProtocolError, unavailable
 from snakes.server.rooms.model import Kind, Mode, Room, Seat
-from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, run_handler
+from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.intents import OPERATIONS, Operation
-from snakes.server.runtime.owners import NotOwner, Owners
+from snakes.server.runtime.owners import ANSWERED, NotOwner, Owners
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 
@@ -260,7 +260,8 @@ class RoomRuntime:
                     return await self._apply(code, OPERATIONS[op], args, caller)
                 except NotOwner:
                     continue
-            reply = await self.owners.forward(owner, code, op, args, caller)
+            listening = bool(self.hub.sessions(code))
+            reply = await self.owners.forward(owner, code, op, args, caller, listening=listening)
             if reply is None:
                 continue  # the owner did not answer or no longer owns it: route again
             error = reply.get("error")
@@ -274,6 +275,14 @@ class RoomRuntime:
         if code not in self._rooms and not await self.owners.holds(code):
             raise NotOwner(code)
         return await self._apply(code, OPERATIONS[op], args, caller)
+
+    @staticmethod
+    def _answer_with_update(step: Step, result: Any, caller: Caller) -> bool:
+        """A forwarded intent with nothing to return is answered by its own update."""
+        if caller.request and result is None and step.work.messages:
+            step.work.answers.append(caller.request)
+            return True
+        return False
 
     # ---- applying: one intent at a time per room; commit, then swap ---------------------
 
@@ -315,6 +324,7 @@ class RoomRuntime:
                 return result
             if step.work.durable:
                 step.room.rev = room.rev + 1
+            answered = self._answer_with_update(step, result, caller)
             committed = await self.backend.commit(step.room, step.work)
         except StoreUnavailable:
             undo()
@@ -335,7 +345,7 @@ class RoomRuntime:
             self._let_go(code)
         else:
             self._rooms[code] = step.room
-        return result
+        return ANSWERED if answered else result
 
     async def _take(self, code: str) -> Room | None:
         """Load a room this process now owns: its snapshot, the log's tail, who is here."""
