@@ -148,6 +148,11 @@ class RedisOwners:
     def alive(self, key: str) -> bool:
         return self.alive_node(key.partition("/")[0])
 
+    def dead(self) -> frozenset[str]:
+        if time.monotonic() < self._blind_until:
+            return frozenset()
+        return frozenset(self._stale | self._gone)
+
     async def members(self, code: str) -> dict[str, str]:
         try:
             people: dict[str, str] = await self.redis.hgetall(self._people_key(code))  # type: ignore[assignment]
