@@ -31,6 +31,7 @@ from redis.exceptions import RedisError
 from snakes.engine import action_to_data
 from snakes.server.backends.interfaces import FireTimer, StoreUnavailable
 from snakes.server.backends.redis_owners import RedisOwners
+from snakes.server.backends.redis_pipe import Pipe
 from snakes.server.clock import Clock, WallClock
 from snakes.server.rooms.model import Mode, Room
 from snakes.server.rooms.work import Message, Work
@@ -169,14 +170,16 @@ class RedisBackend:
         self.record_ttl = int(record_days * 86400)
         self.online_ttl = int(max(idle_seconds * 4, 86400))
         self.unopened_ttl = int(unopened_seconds)
-        self.owners = RedisOwners(self.redis, prefix, self._room, self._owner, self._people)
+        self.pipe = Pipe(pool)
+        """The commits and forwards of every roll, sent together when they coincide."""
+        self.owners = RedisOwners(
+            self.redis, self.pipe, prefix, self._room, self._owner, self._people
+        )
         self.log = self
         self.bus = self
         self.timers = self
         self.presence = self
-        self._commit = self.redis.register_script(_COMMIT)
         self._claim = self.redis.register_script(_CLAIM)
-        self._send = self.redis.register_script(_SEND)
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: set[str] = set()
         self._pubsub: Any = None
@@ -213,6 +216,7 @@ class RedisBackend:
     # ---- life cycle ---------------------------------------------------------------------
 
     async def start(self, outage: Callable[[], None], resync: Callable[[list[str]], None]) -> None:
+        self.pipe.start()
         await self.owners.start(outage, resync)
         self._outage = outage
         self._listener = asyncio.create_task(self._listen())
@@ -228,6 +232,7 @@ class RedisBackend:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
+        await self.pipe.stop()
         await self.redis.aclose(close_connection_pool=True)
 
     def stats(self) -> dict[str, int]:
@@ -284,9 +289,10 @@ class RedisBackend:
             if not work.messages:
                 return True
             try:
-                sent = await self._send(
-                    keys=[self._owner(code), self._room(code), self._people(code)],
-                    args=[
+                sent = await self.pipe.script(
+                    _SEND,
+                    [self._owner(code), self._room(code), self._people(code)],
+                    [
                         self.owners.node,
                         str(room.rev),
                         self._inboxes,
@@ -339,7 +345,7 @@ class RedisBackend:
         keys = [self._room(code), self._actions(code), self._owner(code)]
         keys += [self._timers, self._people(code)]
         try:
-            answer = await self._commit(keys=keys, args=args)
+            answer = await self.pipe.script(_COMMIT, keys, args)
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error
         if int(answer) != 1:
@@ -394,6 +400,7 @@ class RedisBackend:
                     # Redis may have restarted: idle connections in the pool lead to the
                     # old server, and the first command on each would fail.
                     await self.redis.connection_pool.disconnect(inuse_connections=False)
+                    self.pipe.reconnect()
                 self._listening.set()
                 if failures:
                     log.info("Redis is back (updates)")
