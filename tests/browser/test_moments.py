@@ -37,6 +37,11 @@ def test_a_ladder_a_six_and_a_snake_each_get_a_moment(
 
         roll.click()
         expect(moment.filter(has_text="Up the ladder! 1 \u2192 38")).to_have_count(1)
+        # A drawn icon, not an emoji: without an emoji font that would be an empty box.
+        expect(moment.first.locator("svg.moment-icon")).to_have_count(1)
+        assert all(ord(c) < 0x2600 for c in moment.first.text_content() or ""), (
+            moment.first.text_content()
+        )
         if motion == "reduce":
             expect(moment.first).to_have_class("moment moment-ladder still")
         expect(roll).to_have_attribute("aria-disabled", "false")
