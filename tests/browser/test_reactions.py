@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from snakes.server.rooms.reactions import REACTIONS
 from tests.browser.helpers import ARTIFACTS, serious_violations
 from tests.support.server import ServerProcess
 
@@ -102,8 +103,11 @@ def _shot(page: Page, name: str) -> Path:
 
 @pytest.fixture
 def room(hooks_server: ServerProcess) -> Iterator[tuple[str, list[str]]]:
+    # The longest countdown: the page counts down on real time while the server's clock
+    # stands still, and the screenshots should not show a countdown at zero.
     created = hooks_server.post(
-        "/api/rooms", {"mode": "online", "seats": [{"name": "Hana", "colour": "red"}]}
+        "/api/rooms",
+        {"mode": "online", "seats": [{"name": "Hana", "colour": "red"}], "countdown_seconds": 60},
     )
     code = created["code"]
     secrets = [created["secret"]]
@@ -142,6 +146,11 @@ def test_three_players_one_reacts_the_others_see_it_float_up_and_hear_it(
         phone.keyboard.press("Enter")
         expect(phone.get_by_test_id("reaction-tray")).to_be_visible()
         expect(opener).to_have_attribute("aria-expanded", "true")
+        # The server's eight, in its order (GET /api/config), each drawn as its emoji.
+        choices = phone.get_by_test_id("reaction-choice")
+        ids = [choices.nth(i).get_attribute("data-reaction") for i in range(choices.count())]
+        assert tuple(ids) == REACTIONS
+        assert choices.nth(7).inner_text() == "👋"
         first = phone.locator("[data-testid=reaction-choice][data-reaction=clap]")
         expect(first).to_be_focused()
         # Opening the tray moves nothing: the die, Roll, countdown and seats stay put.
