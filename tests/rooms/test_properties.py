@@ -18,6 +18,7 @@ from snakes.engine import Finish, Rules
 from snakes.server.rooms import turns
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import COLOURS, Phase, Room
+from snakes.server.rooms.reactions import REACTIONS
 from snakes.server.rooms.timers import TIMER_NAMES
 from snakes.server.rooms.work import Caller, Presence, Step, run_handler
 from snakes.server.runtime.intents import OPERATIONS, Operation
@@ -54,7 +55,7 @@ def intents(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
     name = draw(st.sampled_from(NAMES))
     seat = draw(SEATS)
     args: dict[str, Any] = {}
-    if name in ("roll", "leave", "remove"):
+    if name in ("roll", "leave", "remove", "react"):
         args["seat"] = seat if name == "roll" and draw(st.booleans()) else draw(SEATS)
     if name == "roll":
         args["version"] = draw(st.sampled_from([-1, -1, -1, 0, 1]))  # -1: the current one
@@ -74,6 +75,10 @@ def intents(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
         args["key"] = f"local/{seat}"
     elif name == "fire":
         args["name"] = draw(st.sampled_from(TIMER_NAMES))
+    elif name == "react":
+        args["reaction"] = draw(st.sampled_from([*REACTIONS, "shrug"]))
+    elif name == "reactions":
+        args["on"] = draw(st.booleans())
     return name, seat, args
 
 

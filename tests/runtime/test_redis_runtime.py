@@ -62,7 +62,7 @@ async def seated(a: RoomRuntime, b: RoomRuntime) -> tuple[str, Viewer, Viewer]:
     )  # fmt: skip
     code, seat, ben_secret = await b.join(created.code, "Ben", "blue")
     assert seat == 1
-    ava, ben = Viewer(b), Viewer(b)
+    ava, ben = Viewer(b, secret=created.secret), Viewer(b, secret=ben_secret)
     await b.hello(ava.session, code, created.secret)
     await b.hello(ben.session, code, ben_secret)
     await b.intent(ava.session, "start", {"shuffle": False})
@@ -144,5 +144,44 @@ def test_a_node_that_lost_its_room_can_never_write_to_it_again(redis_url: str, p
                 ava.session, "roll", {"seat": 0, "version": ava.room["version"]}
             ) if False else None
             assert a.current(code) is None
+
+    run(scenario())
+
+
+def test_a_reaction_sent_on_one_node_reaches_viewers_on_both_and_its_limit_holds_across_nodes(
+    redis_url: str, prefix: str
+) -> None:
+    """Reactions go through the room's owner (which keeps their limits) and out on the
+    room's channel, with no write: the log, the version and the revision stay as they were."""
+
+    async def scenario() -> None:
+        async with nodes(redis_url, prefix) as (a, b):
+            code, ava, ben = await seated(a, b)  # a owns the room; Ava and Ben are on b
+            watcher = Viewer(a)
+            await a.hello(watcher.session, code, None)
+            await arrived(watcher, lambda m: m["type"] == "welcome")
+            owned = a.current(code)
+            assert owned is not None
+            rev, version = owned.rev, owned.version
+            await b.intent(ava.session, "react", {"seat": 0, "reaction": "clap"})
+            for viewer in (watcher, ava, ben):
+                seen = await arrived(viewer, lambda m: m["type"] == "reaction")
+                assert (seen["seat"], seen["reaction"]) == (0, "clap")
+            # Ava again at once, from a second device on the other node: the owner's
+            # limit is the seat's, wherever its connections are.
+            again = Viewer(a)
+            await a.hello(again.session, code, ava.secret)
+            with pytest.raises(ProtocolError) as refused:
+                await a.intent(again.session, "react", {"seat": 0, "reaction": "wow"})
+            assert refused.value.code == "too_many_reactions"
+            with pytest.raises(ProtocolError) as forwarded:
+                await b.intent(ava.session, "react", {"seat": 0, "reaction": "wow"})
+            assert forwarded.value.code == "too_many_reactions"
+            assert forwarded.value.retry_after is not None and forwarded.value.retry_after <= 1
+            after = a.current(code)
+            assert after is not None and (after.rev, after.version) == (rev, version)
+            assert await a.backend.log.action_log(code) == []  # type: ignore[attr-defined]
+            stored = await a.backend.redis.hget(f"{prefix}room:{{{code}}}", "rev")  # type: ignore[attr-defined]
+            assert int(stored) == rev
 
     run(scenario())

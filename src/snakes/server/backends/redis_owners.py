@@ -289,6 +289,8 @@ class RedisOwners:
             reply["error"] = {"code": "not_owner", "message": "not the owner"}
         except ProtocolError as error:
             reply["error"] = {"code": error.code, "message": error.message}
+            if error.retry_after is not None:
+                reply["error"]["retry_after"] = error.retry_after  # a limit's wait, kept
         except Exception:
             log.exception("a forwarded intent failed")
             reply["error"] = {"code": "internal", "message": "the server failed; nothing changed"}

@@ -104,7 +104,8 @@ class TurnClock:
 
 @dataclass
 class Room:
-    """A room's lasting state: everything here is stored; connections and timers are not."""
+    """A room's lasting state: everything here is stored (but ``reacted``); connections and
+    timers are not."""
 
     code: str
     mode: Mode
@@ -140,6 +141,12 @@ class Room:
     """Dice rolled in this game so far: the index of the next fair roll."""
     opened: bool = False
     """A device has said hello to this room at least once."""
+    reactions: bool = True
+    """Online rooms: players may send reactions (the host may turn them off)."""
+    reacted: dict[str, tuple[float, ...]] = field(default_factory=dict, compare=False)
+    """Not stored: when each seat holder (by secret digest) last sent reactions, on the
+    room clock, for the limits. Only the room's owner holds it; a reaction is never a
+    change to store, so a restart or a takeover starts it afresh."""
 
     def draft(self) -> Room:
         """A copy to change: its own seats, actions, timers and seeds; shared frozen values."""
@@ -149,6 +156,7 @@ class Room:
         draft.timers = dict(self.timers)
         draft.client_seeds = dict(self.client_seeds)
         draft.locked_seeds = None if self.locked_seeds is None else list(self.locked_seeds)
+        draft.reacted = dict(self.reacted)
         return draft
 
     @property
@@ -240,6 +248,7 @@ class Room:
             "locked_seeds": self.locked_seeds,
             "game": None if self.game is None else state_to_snapshot(self.game),
             "opened": self.opened,
+            "reactions": self.reactions,
         }
 
     @classmethod
@@ -265,6 +274,7 @@ class Room:
             turn_clock=TurnClock(**data["turn_clock"]) if data.get("turn_clock") else None,
             timers=dict(data.get("timers", {})),
             opened=data.get("opened", True),
+            reactions=data.get("reactions", True),
         )
         if room.phase is not Phase.LOBBY:
             room.catch_up(data.get("game"), [action_from_data(a) for a in actions])

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import Protocol
 
-from snakes.server.transport.protocol import ProtocolError
+from snakes.server.rooms.errors import ProtocolError
 
 NAME_MAX = 20
 MAX_MARKS = 4

@@ -11,7 +11,7 @@ from typing import Any
 from snakes.analysis import live_odds, live_place_chances
 from snakes.engine import FINISH, Finish, GameState, placings
 from snakes.fair import SCHEME, commit
-from snakes.server.rooms.model import Kind, Phase, Room, board_data, rules_data
+from snakes.server.rooms.model import Kind, Mode, Phase, Room, board_data, rules_data
 
 log = logging.getLogger("snakes.views")
 
@@ -108,6 +108,7 @@ def room_view(
         "version": room.version,
         "odds": worked_out,
         "fair": _fair(room),
+        "reactions": room.reactions and room.mode is Mode.ONLINE,
         "invite_url": f"{public_url.rstrip('/')}/r/{room.code}",
     }
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from snakes.engine import Rules
 from snakes.server.boards import board_named
-from snakes.server.rooms import lifecycle, lobby, turns
+from snakes.server.rooms import lifecycle, lobby, reactions, turns
 from snakes.server.rooms.access import check_member
 from snakes.server.rooms.updates import view
 from snakes.server.rooms.work import Caller, Presence, Step
@@ -94,4 +94,8 @@ OPERATIONS: dict[str, Operation] = {
     "remove": Operation(lambda s, c, b, a: lobby.remove(s, c, a["seat"])),
     "rematch": Operation(lambda s, c, b, a: lobby.rematch(s, c)),
     "finish_ai": Operation(_finish_ai),
+    # never a game action: no store write, no version
+    "react": Operation(lambda s, c, b, a: reactions.react(s, c, a["seat"], a["reaction"])),
+    # the host's switch for the room's reactions (a stored room setting)
+    "reactions": Operation(lambda s, c, b, a: reactions.set_reactions(s, c, a["on"])),
 }

@@ -274,7 +274,9 @@ class RoomRuntime:
                 continue  # the owner did not answer or no longer owns it: route again
             error = reply.get("error")
             if error is not None:
-                raise ProtocolError(error["code"], error["message"])
+                raise ProtocolError(
+                    error["code"], error["message"], retry_after=error.get("retry_after")
+                )
             return reply.get("result")
         raise ProtocolError("busy", "the room is moving to another server; try again")
 

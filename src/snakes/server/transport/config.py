@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from snakes.engine import FINISH, MAX_SEATS, Finish
 from snakes.server.rooms.model import COLOURS
+from snakes.server.rooms.reactions import REACTIONS
 from snakes.server.settings import Settings
 
 MIN_TABLE = 2
@@ -56,6 +57,8 @@ class GameConfig(BaseModel):
     colours: list[ColourOut]
     finishes: list[FinishOut]
     finish_square: int
+    reactions: list[str]
+    """The reactions a seated player may send in an online room, by id, in tray order."""
 
 
 def game_config(settings: Settings) -> GameConfig:
@@ -69,11 +72,12 @@ def game_config(settings: Settings) -> GameConfig:
         colours=[ColourOut(id=c, label=COLOUR_LABELS[c]) for c in COLOURS],
         finishes=[FinishOut(id=f.value, name=FINISH_NAMES[f]) for f in Finish],
         finish_square=FINISH,
+        reactions=list(REACTIONS),
     )
 
 
 @router.get("/api/config")
 async def get_config(request: Request) -> GameConfig:
-    """The countdown's default and range, seat limits, colours and finish names."""
+    """The countdown's default and range, seat limits, colours, finish names, reactions."""
     settings: Settings = request.app.state.settings
     return game_config(settings)

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.reactions import Reaction
 
 __all__ = ["ProtocolError", "parse_client_message", "error_message"]
 
@@ -84,6 +85,19 @@ class FinishAiIntent(_Message):
     type: Literal["finish_ai"]
 
 
+class ReactIntent(_Message):
+    type: Literal["react"]
+    seat: SeatIndex
+    reaction: Reaction
+    """One of the fixed reactions, by id: no free text."""
+
+
+class ReactionsIntent(_Message):
+    type: Literal["reactions"]
+    on: bool
+    """The host turns reactions on or off for the room."""
+
+
 class Ping(_Message):
     type: Literal["ping"]
     t: Annotated[int, Field(ge=0, le=2**53)] | None = None
@@ -101,6 +115,8 @@ ClientMessage = Annotated[
     | FinishAiIntent
     | SeedIntent
     | AddAiIntent
+    | ReactIntent
+    | ReactionsIntent
     | Ping,
     Field(discriminator="type"),
 ]
@@ -118,6 +134,8 @@ KNOWN_TYPES = frozenset(
         "finish_ai",
         "seed",
         "add_ai",
+        "react",
+        "reactions",
         "ping",
     ]
 )
@@ -138,5 +156,11 @@ def parse_client_message(data: Any) -> ClientMessage:
         raise ProtocolError("bad_message", f"{kind}: {where}: {first['msg']}") from None
 
 
-def error_message(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "ref": ref}
+def error_message(
+    code: str, message: str, ref: str | None = None, retry_after: float | None = None
+) -> dict[str, Any]:
+    """An ``error``; ``retry_after`` (seconds) when trying again later may succeed."""
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}
+    if retry_after is not None:
+        error["retry_after"] = retry_after
+    return error

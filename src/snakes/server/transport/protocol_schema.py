@@ -14,6 +14,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from snakes import __version__
+from snakes.server.rooms.reactions import Reaction as ReactionId
 from snakes.server.transport.protocol import ClientMessage
 
 router = APIRouter()
@@ -74,6 +75,19 @@ class Error(BaseModel):
     code: str = Field(description="a stable code (PROTOCOL.md, Error codes)")
     message: str
     ref: str | None
+    retry_after: float | None = Field(
+        default=None, description="seconds until trying again may succeed (a limit's refusal)"
+    )
+
+
+class Reaction(BaseModel):
+    """A seated player's reaction, for everyone in the room: not a game action."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["reaction"]
+    seat: int
+    reaction: ReactionId = Field(description="one of the fixed reactions, by id")
+    you: You
 
 
 class Pong(BaseModel):
@@ -87,7 +101,9 @@ class Pong(BaseModel):
     """The server's wall clock when it answered, ms since the epoch."""
 
 
-ServerMessage = Annotated[Welcome | Update | Presence | Error | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[
+    Welcome | Update | Presence | Error | Reaction | Pong, Field(discriminator="type")
+]
 
 
 def message_models(union: Any) -> dict[str, type[BaseModel]]:

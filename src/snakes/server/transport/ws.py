@@ -36,6 +36,8 @@ from snakes.server.transport.protocol import (
     LeaveIntent,
     Ping,
     ProtocolError,
+    ReactIntent,
+    ReactionsIntent,
     RematchIntent,
     RemoveIntent,
     RollIntent,
@@ -168,7 +170,8 @@ async def _handle(
     except ProtocolError as error:
         if metrics is not None:
             metrics.error(error.code)
-        session.send(json.dumps(error_message(error.code, error.message, ref)))
+        refusal = error_message(error.code, error.message, ref, error.retry_after)
+        session.send(json.dumps(refusal))
     except Exception:
         log.exception("intent failed")
         if metrics is not None:
@@ -234,6 +237,10 @@ async def _dispatch(
             await runtime.intent(session, "rematch", {})
         case FinishAiIntent():
             await runtime.intent(session, "finish_ai", {})
+        case ReactIntent(seat=seat, reaction=reaction):
+            await runtime.intent(session, "react", {"seat": seat, "reaction": reaction})
+        case ReactionsIntent(on=on):
+            await runtime.intent(session, "reactions", {"on": on})
 
 
 def _too_deep(text: str) -> bool:

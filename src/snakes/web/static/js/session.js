@@ -117,7 +117,11 @@ export class Session {
           this.fatal = msg;
           this.connection.close("closed");
         }
-        this._emit({ type: "error", code: String(msg.code || "error"), message: String(msg.message || "Something went wrong."), ref: msg.ref });
+        this._emit({ type: "error", code: String(msg.code || "error"), message: String(msg.message || "Something went wrong."), ref: msg.ref, retryAfter: Number(msg.retry_after) || 0 });
+        break;
+      case "reaction":
+        // Not a game action: no room view comes with it, and nothing is kept.
+        if (Number.isInteger(msg.seat) && typeof msg.reaction === "string") this._emit({ type: "reaction", seat: msg.seat, reaction: msg.reaction });
         break;
       default:
         break;

@@ -1,5 +1,5 @@
 // Player preferences kept in localStorage: animation speed, sound, reduced motion, the
-// live odds panel, and the house-rule defaults that new games start from.
+// live odds panel, muted reactions, and the house-rule defaults that new games start from.
 
 const KEY = "snakes.settings";
 
@@ -19,6 +19,8 @@ const DEFAULTS = Object.freeze({
   exactFinish: true,
   sixAgain: true,
   showOdds: false,
+  // Online games: hide and silence everyone's reactions on this device.
+  muteReactions: false,
 });
 
 const listeners = new Set();
@@ -37,7 +39,7 @@ function sanitize(raw) {
   const out = { ...DEFAULTS };
   if (raw && typeof raw === "object") {
     if (typeof raw.speed === "string" && raw.speed in SPEEDS) out.speed = raw.speed;
-    for (const key of ["sound", "reducedMotion", "exactFinish", "sixAgain", "showOdds"]) {
+    for (const key of ["sound", "reducedMotion", "exactFinish", "sixAgain", "showOdds", "muteReactions"]) {
       if (typeof raw[key] === "boolean") out[key] = raw[key];
     }
     if (raw.reducedMotion === null) out.reducedMotion = null;

@@ -18,6 +18,7 @@ import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
 import { finishName } from "../config.js";
+import { ReactionTray, showReaction, WORDS as REACTION_WORDS } from "../reactions.js";
 
 
 export function mount(root, route, ctx) {
@@ -60,6 +61,7 @@ export function mount(root, route, ctx) {
     on: { click: () => skipToResults() },
   }, "Skip to results");
   const countdown = new Countdown();
+  const reactionTray = new ReactionTray({ send: (message) => session.send(message) });
   const watchBadge = h("p", { class: "watch-badge", hidden: true, dataset: { testid: "watching" } },
     h("span", { "aria-hidden": "true" }, "👀 "), "Watching — you are not playing in this game");
   const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
@@ -86,7 +88,8 @@ export function mount(root, route, ctx) {
         h("div", { class: "control-card" },
           h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton, watchBadge)),
           logLine,
-          countdown.el),
+          countdown.el,
+          reactionTray.el),
         notice,
         h("section", { class: "players", "aria-labelledby": "players-heading" },
           h("h2", { id: "players-heading", class: "panel-heading" }, "Players"),
@@ -155,8 +158,15 @@ export function mount(root, route, ctx) {
       }
       if (isOver(msg.room)) finishSoon();
     } else if (msg.type === "update") {
+      // The host's switch is said at once; it is no move to wait for.
+      const switched = msg.events.find((ev) => ev.type === "reactions_changed");
+      if (switched) announcer.speak(switched.on ? REACTION_WORDS.turnedOn : REACTION_WORDS.turnedOff);
       queue.push({ events: msg.events, room: msg.room, instant: msg.instant });
       process();
+    } else if (msg.type === "reaction") {
+      const room = shown || session.room;
+      const card = cards.querySelector(`[data-testid=seat-card][data-seat="${msg.seat}"]`);
+      showReaction(msg, room, { layer: screen, card });
     } else if (msg.type === "error") {
       handleError(msg);
     } else if (msg.type === "connection") {
@@ -179,10 +189,13 @@ export function mount(root, route, ctx) {
       session.resync();
       return;
     }
-    notice.textContent = err.message;
-    announcer.speak(err.message);
+    let text = err.message;
+    if (err.code === "too_many_reactions") text = REACTION_WORDS.tooMany(Math.max(1, Math.ceil(err.retryAfter || 1)));
+    else if (err.code === "reactions_off") text = REACTION_WORDS.offNote;
+    notice.textContent = text;
+    announcer.speak(text);
     setTimeout(() => {
-      if (notice.textContent === err.message) notice.textContent = "";
+      if (notice.textContent === text) notice.textContent = "";
     }, 6000);
     renderControls();
   }
@@ -482,6 +495,7 @@ export function mount(root, route, ctx) {
     if (showSkip && rollHadFocus) skipButton.focus();
     if (!showSkip) skipSent = false;
     skipButton.disabled = skipSent;
+    reactionTray.update(session.room || shown, session.you, session.mySeats());
     const racingMine = shown.seats.some((seat) => session.mySeats().has(seat.index) && seat.status === "racing");
     leaveButton.hidden = !(shown.mode === "online" && racingMine && !isOver(shown));
   }
@@ -565,6 +579,7 @@ export function mount(root, route, ctx) {
     countdown.stop();
     setBoost(1);
     unsubscribe();
+    reactionTray.destroy();
     announcer.attach(null, null);
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("visibilitychange", onVisible);

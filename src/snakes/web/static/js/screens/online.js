@@ -11,6 +11,7 @@ import { openSession, closeSession } from "../session.js";
 import { announcer } from "../announcer.js";
 import { validName, toggle } from "./setup.js";
 import { boardPicker } from "../board-picker.js";
+import { WORDS as REACTION_WORDS } from "../reactions.js";
 
 const CODE_RE = /^[A-Za-z0-9]{6}$/;
 const AI_NAMES = ["Robo", "Monkey", "Tiger", "Gecko", "Jaguar", "Sloth"];
@@ -307,7 +308,7 @@ function lobby(root, code, ctx) {
     const boardName = room.board && typeof room.board.name === "string" ? room.board.name : "";
     boards.set(boardName);
     boardLine.textContent = boardName ? `Board: ${boards.titleOf(boardName)}` : "";
-    const key = JSON.stringify([room.rules, room.countdown_seconds, host]);
+    const key = JSON.stringify([room.rules, room.countdown_seconds, host, room.reactions]);
     if (key === builtRules) return;
     builtRules = key;
     clear(rulesBox);
@@ -317,7 +318,8 @@ function lobby(root, code, ctx) {
         h("li", {}, finishName(r.finish)),
         h("li", {}, r.exact_finish ? "Exact finish" : "No exact finish"),
         h("li", {}, r.six_again ? "Sixes roll again" : "No bonus sixes"),
-        h("li", {}, `${room.countdown_seconds} seconds per turn`)));
+        h("li", {}, `${room.countdown_seconds} seconds per turn`),
+        h("li", { dataset: { testid: "lobby-reactions-line" } }, REACTION_WORDS.lobbyLine(Boolean(room.reactions)))));
       return;
     }
     const send = (patch) => sendRules(patch);
@@ -340,7 +342,9 @@ function lobby(root, code, ctx) {
       h("fieldset", { class: "radio-cards" }, h("legend", { class: "visually-hidden" }, "How the game finishes"), option("classic", finishName("classic")), option("last-one-standing", finishName("last-one-standing"))),
       toggle("lobby-exact", "Exact finish", "You need the exact count to land on 100.", r.exact_finish, (v) => send({ rules: { exact_finish: v } }), "lobby-exact-finish"),
       toggle("lobby-six", "Sixes roll again", "A six earns a bonus roll.", r.six_again, (v) => send({ rules: { six_again: v } }), "lobby-six-again"),
-      h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, `Seconds per turn (${range.min}–${range.max})`), countdown));
+      h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, `Seconds per turn (${range.min}–${range.max})`), countdown),
+      // Not a rule of the game: its own intent, and the host may change it later too.
+      toggle("lobby-reactions", REACTION_WORDS.tableSwitch, REACTION_WORDS.tableHint, Boolean(room.reactions), (v) => session.send({ type: "reactions", on: v }), "lobby-reactions"));
   }
 
   /** The host changes the table's rules, countdown or board (all sent together). */
@@ -383,6 +387,7 @@ function lobby(root, code, ctx) {
       else if (ev.type === "seat_left") announcer.speak("A player left the room.");
       else if (ev.type === "rules_changed") announcer.speak("The host changed the rules.");
       else if (ev.type === "host_changed") announcer.speak(`${name(ev.seat)} is now the host.`);
+      else if (ev.type === "reactions_changed") announcer.speak(ev.on ? REACTION_WORDS.turnedOn : REACTION_WORDS.turnedOff);
     }
   }
 

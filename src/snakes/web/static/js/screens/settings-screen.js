@@ -1,10 +1,12 @@
-// Settings ("Snake settings"): animation speed, sound, reduced motion, the live odds panel
-// and the house-rule defaults new games start from. Saved as soon as they change.
+// Settings ("Snake settings"): animation speed, sound, reduced motion, the live odds panel,
+// muting reactions, and the house-rule defaults new games start from. Saved as soon as
+// they change.
 
 import { h, uniqueId } from "../dom.js";
 import { SPEEDS, getSettings, updateSettings, onSettingsChange, reducedMotion, systemReducedMotion } from "../settings.js";
 import { toggle } from "./setup.js";
 import { sound } from "../sound.js";
+import { WORDS as REACTION_WORDS } from "../reactions.js";
 
 export function mount(root, _route, ctx) {
   ctx.setTitle("Settings");
@@ -42,7 +44,8 @@ export function mount(root, _route, ctx) {
       toggle("motion", "Reduce motion", motionHint(), reducedMotion(), (v) => save({ reducedMotion: v }, v ? "reduced motion on" : "reduced motion off"), "setting-reduced-motion")),
     h("section", { class: "panel-card", "aria-labelledby": "game-heading" },
       h("h2", { id: "game-heading" }, "During a game"),
-      toggle("odds", "Show live odds", "A panel beside the board with each player's chance to win (or expected place), updated after every roll.", settings.showOdds, (v) => save({ showOdds: v }, v ? "live odds shown" : "live odds hidden"), "setting-show-odds")),
+      toggle("odds", "Show live odds", "A panel beside the board with each player's chance to win (or expected place), updated after every roll.", settings.showOdds, (v) => save({ showOdds: v }, v ? "live odds shown" : "live odds hidden"), "setting-show-odds"),
+      toggle("mute-reactions", REACTION_WORDS.muteTitle, REACTION_WORDS.muteHint, settings.muteReactions, (v) => save({ muteReactions: v }, REACTION_WORDS.muteSaved(v)), "setting-mute-reactions")),
     h("section", { class: "panel-card", "aria-labelledby": "house-heading" },
       h("h2", { id: "house-heading" }, "House rules for new games"),
       h("p", { class: "hint" }, "New games start with these; you can still change them on the setup screen."),
