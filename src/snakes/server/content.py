@@ -55,7 +55,9 @@ def build_content(board: Board = JUNGLE, lang: str = DEFAULT) -> dict[str, Any]:
         "max_ai": MAX_SEATS - 1,
         "max_seats": MAX_SEATS,
         "max_sixes": MAX_SIXES,
-        "places": words.join([words.ordinal(n) for n in (1, 2, 3)], style="unit"),
+        "places": words.text(
+            "rules.places", first=words.ordinal(1), second=words.ordinal(2), third=words.ordinal(3)
+        ),
         "first": words.ordinal(1),
         "cruel_where": words.text("howto.shortOf", count=FINISH - x["cruel_from"]),
         "ladders": words.text("count.ladders", count=x["ladders"]),

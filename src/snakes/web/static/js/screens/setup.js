@@ -8,7 +8,7 @@ import { getSettings } from "../settings.js";
 import { createRoom } from "../api.js";
 import { saveGame } from "../saved-game.js";
 import { boardPicker } from "../board-picker.js";
-import { t, errorText, ordinal, list } from "../i18n.js";
+import { t, errorText, ordinal } from "../i18n.js";
 
 // The computer players' names, in the language ("Monkey, Tiger, ..."), and the default
 // name of each person's seat ("Player 2").
@@ -352,9 +352,9 @@ export function mount(root, route, ctx) {
   }
 }
 
-/** "1st, 2nd, 3rd…" in the language, for the Last One Standing hint. */
+/** "1st, 2nd, 3rd…" in the language (its ordinals), for the Last One Standing hint. */
 export function placesSample() {
-  return `${list([1, 2, 3].map(ordinal), "unit")}…`;
+  return t("rules.places", { first: ordinal(1), second: ordinal(2), third: ordinal(3) });
 }
 
 function toggle(key, label, text, checked, onChange, testid) {
