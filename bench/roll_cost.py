@@ -155,11 +155,14 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
             mean = sum(samples) / len(samples) * 1e6
             print(f"  at action {mark:>3}: {mean:.0f} µs per roll ({len(samples)} rolls)")
     if args.profile:
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)
         profiler.enable()
         await roll(args.rolls)
         profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+        stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "tottime"))
+        stats.print_stats(int(os.environ.get("TOP", "20")))
+        if os.environ.get("CALLERS"):
+            stats.print_callers(os.environ["CALLERS"])
     for runtime in runtimes:
         await runtime.stop()
     if args.backend == "redis":

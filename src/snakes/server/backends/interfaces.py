@@ -19,7 +19,7 @@ from typing import Protocol
 
 from snakes.server.clock import Clock
 from snakes.server.rooms.model import Room
-from snakes.server.rooms.work import Message, Work
+from snakes.server.rooms.work import Work
 from snakes.server.runtime.session import Session
 
 
@@ -48,11 +48,11 @@ class RoomLog(Protocol):
 
 
 class RoomBus(Protocol):
+    """A room's committed messages reach its connections on every node (sent by
+    :meth:`Backend.commit`); a node listens while it has connections to the room."""
+
     async def subscribe(self, code: str) -> None: ...
     async def unsubscribe(self, code: str) -> None: ...
-    async def send(self, code: str, messages: list[Message], room: Room) -> None:
-        """Messages that need no store write (a welcome, an unchanged view)."""
-        ...
 
 
 FireTimer = Callable[[str, str, float], Awaitable[None]]

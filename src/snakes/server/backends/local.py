@@ -40,9 +40,6 @@ class LocalBus:
     async def unsubscribe(self, code: str) -> None:
         """Nothing to leave."""
 
-    async def send(self, code: str, messages: list[Message], room: Room) -> None:
-        self.deliver(code, messages, room)
-
     def deliver(self, code: str, messages: list[Message], room: Room) -> None:
         if messages:
             self.hub.deliver(code, messages, room.host, [s.secret_hash for s in room.seats])

@@ -7,10 +7,13 @@ is one Lua script that checks this node still owns the room and the revision it
 started from, then writes the snapshot, appends the actions, stores a finished game's
 record, sets the timers and publishes the messages: all of it, or nothing.
 
-Every node with viewers of a room subscribes to the room's channel and delivers what
-is published there to its own connections, so every player sees one room's messages
-in one order. Timers are one sorted set scored by due time; any node may claim a due
-timer (pushing it a lease ahead, atomically) and route it to the room's owner.
+A committed change's messages go out from the owner alone: it delivers them to its
+own connections as soon as the script has run, and the script publishes them to the
+inbox of every other node that has connections to the room (the room's presence hash
+names them), so every player sees one room's messages in one order and no node parses
+an update it has no viewer for. Timers are one sorted set scored by due time; any node
+may claim a due timer (pushing it a lease ahead, atomically) and route it to the
+room's owner.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from redis.exceptions import RedisError
 from snakes.engine import action_to_data
 from snakes.server.backends.interfaces import FireTimer, StoreUnavailable
 from snakes.server.backends.redis_owners import RedisOwners
+from snakes.server.backends.redis_pipe import Pipe
 from snakes.server.clock import Clock, WallClock
 from snakes.server.rooms.model import Mode, Room
 from snakes.server.rooms.work import Message, Work
@@ -54,11 +58,28 @@ end
 return due
 """
 
+# An update for the room's connections on other nodes: to the inbox of every node but
+# this one that holds a connection in the room's presence hash ("node/connection").
+_PUBLISH = """
+local function publish(presence, node, inboxes, code, envelope)
+    local sent = {}
+    for _, key in ipairs(redis.call('HKEYS', presence)) do
+        local other = string.match(key, '^([^/]+)/')
+        if other and other ~= node and not sent[other] then
+            sent[other] = true
+            redis.call('PUBLISH', inboxes .. other, 'u' .. code .. '\\n' .. envelope)
+        end
+    end
+end
+"""
+
 # KEYS: room, actions, owner, timers, presence.
-# ARGV: node, created, expected rev, new rev, data, delete, new game, ttl, channel, code,
-#       then counted lists: actions; timers as (name, due or ''); one envelope or none;
-#       record as (key, text, latest key, game, ttl) or none.
-_COMMIT = """
+# ARGV: node, created, expected rev, new rev, data, delete, new game, ttl, inbox prefix,
+#       code, then counted lists: actions; timers as (name, due or ''); one envelope or
+#       none; record as (key, text, latest key, game, ttl) or none.
+_COMMIT = (
+    _PUBLISH
+    + """
 local node, created = ARGV[1], ARGV[2]
 if created == '1' then
     if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
@@ -94,7 +115,7 @@ for k = 1, count do
     else redis.call('ZADD', KEYS[4], due, member) end
 end
 count = tonumber(take())
-for k = 1, count do redis.call('PUBLISH', ARGV[9], take()) end
+for k = 1, count do publish(KEYS[5], node, ARGV[9], ARGV[10], take()) end
 count = tonumber(take())
 if count > 0 then
     local key, text, latest, game, rttl = take(), take(), take(), take(), tonumber(take())
@@ -103,16 +124,21 @@ if count > 0 then
 end
 return 1
 """
+)
 
 
-# KEYS: owner, room. ARGV: node, rev, channel, envelope. Messages that need no write
-# (a welcome) still go out only from the room's owner, at the revision it holds.
-_SEND = """
+# KEYS: owner, room, presence. ARGV: node, rev, inbox prefix, code, envelope. Messages
+# that need no write (a welcome) still go out only from the room's owner, at the
+# revision it holds.
+_SEND = (
+    _PUBLISH
+    + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[2], 'rev') ~= ARGV[2] then return 0 end
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+publish(KEYS[3], ARGV[1], ARGV[3], ARGV[4], ARGV[5])
 return 1
 """
+)
 
 
 class RedisBackend:
@@ -144,14 +170,16 @@ class RedisBackend:
         self.record_ttl = int(record_days * 86400)
         self.online_ttl = int(max(idle_seconds * 4, 86400))
         self.unopened_ttl = int(unopened_seconds)
-        self.owners = RedisOwners(self.redis, prefix, self._room, self._owner, self._people)
+        self.pipe = Pipe(pool)
+        """The commits and forwards of every roll, sent together when they coincide."""
+        self.owners = RedisOwners(
+            self.redis, self.pipe, prefix, self._room, self._owner, self._people
+        )
         self.log = self
         self.bus = self
         self.timers = self
         self.presence = self
-        self._commit = self.redis.register_script(_COMMIT)
         self._claim = self.redis.register_script(_CLAIM)
-        self._send = self.redis.register_script(_SEND)
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: set[str] = set()
         self._pubsub: Any = None
@@ -176,8 +204,10 @@ class RedisBackend:
     def _record(self, code: str, game: int | str) -> str:
         return f"{self.prefix}record:{{{code}}}:{game}"
 
-    def _channel(self, code: str) -> str:
-        return f"{self.prefix}updates:{code}"
+    @property
+    def _inboxes(self) -> str:
+        """Every node's inbox channel is this and the node's name."""
+        return f"{self.prefix}node:"
 
     @property
     def _timers(self) -> str:
@@ -186,6 +216,7 @@ class RedisBackend:
     # ---- life cycle ---------------------------------------------------------------------
 
     async def start(self, outage: Callable[[], None], resync: Callable[[list[str]], None]) -> None:
+        self.pipe.start()
         await self.owners.start(outage, resync)
         self._outage = outage
         self._listener = asyncio.create_task(self._listen())
@@ -201,6 +232,7 @@ class RedisBackend:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
+        await self.pipe.stop()
         await self.redis.aclose(close_connection_pool=True)
 
     def stats(self) -> dict[str, int]:
@@ -257,18 +289,23 @@ class RedisBackend:
             if not work.messages:
                 return True
             try:
-                sent = await self._send(
-                    keys=[self._owner(code), self._room(code)],
-                    args=[
+                sent = await self.pipe.script(
+                    _SEND,
+                    [self._owner(code), self._room(code), self._people(code)],
+                    [
                         self.owners.node,
                         str(room.rev),
-                        self._channel(code),
+                        self._inboxes,
+                        code,
                         self._envelope(work.messages, room, work.answers),
                     ],
                 )
             except (RedisError, OSError) as error:
                 raise StoreUnavailable(str(error)) from error
-            return int(sent) == 1
+            if int(sent) != 1:
+                return False
+            self._deliver_here(room, work.messages)
+            return True
         first_seq = room.version - len(work.actions) + 1
         actions = [
             _dump({**action_to_data(a), "seq": first_seq + i}) for i, a in enumerate(work.actions)
@@ -294,7 +331,7 @@ class RedisBackend:
             "1" if work.delete else "0",
             "1" if work.new_game else "0",
             str(ttl),
-            self._channel(code),
+            self._inboxes,
             code,
             str(len(actions)),
             *actions,
@@ -308,10 +345,18 @@ class RedisBackend:
         keys = [self._room(code), self._actions(code), self._owner(code)]
         keys += [self._timers, self._people(code)]
         try:
-            answer = await self._commit(keys=keys, args=args)
+            answer = await self.pipe.script(_COMMIT, keys, args)
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error
-        return int(answer) == 1
+        if int(answer) != 1:
+            return False
+        self._deliver_here(room, work.messages)
+        return True
+
+    def _deliver_here(self, room: Room, messages: list[Message]) -> None:
+        """The owner's own connections get a committed change's messages at once."""
+        if messages:
+            self.hub.deliver(room.code, messages, room.host, [s.secret_hash for s in room.seats])
 
     # ---- the room bus -------------------------------------------------------------------
 
@@ -325,29 +370,21 @@ class RedisBackend:
             envelope["a"] = list(answers)  # forwarded intents this update answers
         return _dump(envelope)
 
-    async def send(self, code: str, messages: list[Message], room: Room) -> None:
-        if not messages:
-            return
-        try:
-            await self.redis.publish(self._channel(code), self._envelope(messages, room))
-        except (RedisError, OSError) as error:
-            raise StoreUnavailable(str(error)) from error
-
     async def subscribe(self, code: str) -> None:
-        """Listen to a room's channel; returns once messages published there arrive here."""
+        """Hear a room's updates here; returns once this node's inbox is listened to.
+
+        The owner sends them to every node in the room's presence hash, which the
+        connection joins next (:meth:`join`), before it says hello to the owner.
+        """
         self._subscribed.add(code)
         try:
             await asyncio.wait_for(self._listening.wait(), SUBSCRIBE_SECONDS)
-            await self._pubsub.subscribe(self._channel(code))
-        except (RedisError, OSError, TimeoutError) as error:
+        except TimeoutError as error:
             self._subscribed.discard(code)
             raise StoreUnavailable(f"cannot listen to room {code}: {error}") from error
 
     async def unsubscribe(self, code: str) -> None:
         self._subscribed.discard(code)
-        if self._pubsub is not None:
-            with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.unsubscribe(self._channel(code))
 
     def _listen_channel_for_node(self) -> str:
         return f"{self.prefix}node:{self.owners.node}"
@@ -359,8 +396,11 @@ class RedisBackend:
                 self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 await self._pubsub.subscribe(self._listen_channel_for_node())
                 rooms = list(self._subscribed)
-                if rooms:
-                    await self._pubsub.subscribe(*[self._channel(c) for c in rooms])
+                if failures:
+                    # Redis may have restarted: idle connections in the pool lead to the
+                    # old server, and the first command on each would fail.
+                    await self.redis.connection_pool.disconnect(inuse_connections=False)
+                    self.pipe.reconnect()
                 self._listening.set()
                 if failures:
                     log.info("Redis is back (updates)")
@@ -368,7 +408,7 @@ class RedisBackend:
                 failures = 0
                 async for message in self._pubsub.listen():
                     if message.get("type") == "message":
-                        self._on_message(message["channel"], message["data"])
+                        self._on_message(message["data"])
             except (RedisError, OSError) as error:
                 self._listening.clear()
                 failures += 1
@@ -384,12 +424,12 @@ class RedisBackend:
                 log.exception("update listener failed")
                 await asyncio.sleep(1.0)
 
-    def _on_message(self, channel: str, data: str) -> None:
-        if channel == self._listen_channel_for_node():
-            self.owners.on_node_message(data)
+    def _on_message(self, data: str) -> None:
+        if not data.startswith("u"):
+            self.owners.on_node_message(data)  # a forwarded intent or its answer
             return
-        code = channel.rpartition(":")[2]
-        envelope = json.loads(data)
+        code, _, text = data[1:].partition("\n")
+        envelope = json.loads(text)
         messages = [Message(body, skip, to) for body, skip, to in envelope["m"]]
         self.hub.deliver(code, messages, envelope["h"], envelope["s"])
         if "a" in envelope:

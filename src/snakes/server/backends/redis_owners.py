@@ -26,6 +26,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from snakes.server.backends.redis_pipe import Pipe
 from snakes.server.rooms.errors import ProtocolError, unavailable
 from snakes.server.rooms.work import Caller
 from snakes.server.runtime.owners import ANSWERED, NotOwner, Serve
@@ -57,9 +58,16 @@ Key = Callable[[str], str]
 
 class RedisOwners:
     def __init__(
-        self, redis: aioredis.Redis, prefix: str, room_key: Key, owner_key: Key, people_key: Key
+        self,
+        redis: aioredis.Redis,
+        pipe: Pipe,
+        prefix: str,
+        room_key: Key,
+        owner_key: Key,
+        people_key: Key,
     ) -> None:
         self.redis = redis
+        self.pipe = pipe
         self.prefix = prefix
         self.node = secrets.token_hex(6)
         self._room_key, self._owner_key, self._people_key = room_key, owner_key, people_key
@@ -148,6 +156,11 @@ class RedisOwners:
     def alive(self, key: str) -> bool:
         return self.alive_node(key.partition("/")[0])
 
+    def dead(self) -> frozenset[str]:
+        if time.monotonic() < self._blind_until:
+            return frozenset()
+        return frozenset(self._stale | self._gone)
+
     async def members(self, code: str) -> dict[str, str]:
         try:
             people: dict[str, str] = await self.redis.hgetall(self._people_key(code))  # type: ignore[assignment]
@@ -225,7 +238,7 @@ class RedisOwners:
             "caller": [caller.connection, caller.secret_hash, ident if listening else ""],
         }
         try:
-            heard = await self.redis.publish(self._inbox(node), json.dumps(request))
+            heard = await self.pipe.execute("PUBLISH", self._inbox(node), json.dumps(request))
             if not heard:
                 reply = None  # nobody listens there: that node is gone
                 if time.monotonic() >= self._blind_until:
@@ -281,4 +294,4 @@ class RedisOwners:
             reply["error"] = {"code": "internal", "message": "the server failed; nothing changed"}
         self.replies += 1
         with contextlib.suppress(RedisError, OSError):
-            await self.redis.publish(self._inbox(request["from"]), json.dumps(reply))
+            await self.pipe.execute("PUBLISH", self._inbox(request["from"]), json.dumps(reply))

@@ -61,8 +61,8 @@ class Owners(Protocol):
         """Connections to the room on live nodes (for a room being taken over)."""
         ...
 
-    def alive(self, key: str) -> bool:
-        """Whether the node holding a presence key is alive."""
+    def dead(self) -> frozenset[str]:
+        """The nodes taken for dead now (none while this node cannot tell)."""
         ...
 
     async def stop(self) -> None: ...
@@ -100,8 +100,8 @@ class LocalOwners:
     async def members(self, code: str) -> dict[str, str]:
         return {}
 
-    def alive(self, key: str) -> bool:
-        return True
+    def dead(self) -> frozenset[str]:
+        return frozenset()
 
     async def stop(self) -> None:
         """Nothing to leave."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from dataclasses import dataclass
@@ -41,9 +42,11 @@ ROUTE_ATTEMPTS = 4
 NOBODY = Caller()
 """The caller of the server's own operations (timers, restarts)."""
 PROBE_SECONDS = 0.5
+"""How often a store that failed is tried again."""
 FIRE_ATTEMPTS = 20
 """A due timer whose room is between owners is tried this often, PROBE_SECONDS apart."""
-"""How often a store that failed is tried again."""
+NODE_SWEEP_TICKS = 30
+"""Seconds between full looks for connections of dead nodes (besides when one dies)."""
 
 
 @dataclass(frozen=True)
@@ -450,11 +453,21 @@ class RoomRuntime:
             await asyncio.sleep(PROBE_SECONDS)
 
     async def _watch_nodes(self) -> None:
-        """Connections held by a node that died stop counting as present."""
-        while True:
+        """Connections held by a node that died stop counting as present.
+
+        Rooms are looked through when a node is newly taken for dead (a connection
+        joins from a live node, and a room taken over starts from live members only),
+        and once in a while besides, for a join that was on its way as its node died.
+        """
+        seen: frozenset[str] = frozenset()
+        for tick in itertools.count(1):
             await asyncio.sleep(1.0)
+            dead = self.owners.dead()
+            newly_dead, seen = dead - seen, dead
+            if not dead or (not newly_dead and tick % NODE_SWEEP_TICKS):
+                continue
             for code, members in list(self._presence.items()):
-                for key in [k for k in members if not self.owners.alive(k)]:
+                for key in [k for k in members if k.partition("/")[0] in dead]:
                     log.info("room %s: connection %s was on a node that is gone", code, key)
                     await self._quietly(code, "drop", {"key": key})
 

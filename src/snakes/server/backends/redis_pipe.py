@@ -1,0 +1,147 @@
+"""The hot path's commands to Redis: whatever is waiting goes out as one write.
+
+Every roll costs a commit script, and a roll that arrives at a node not owning its
+room one publish more. Through redis-py's pool each command takes a connection, checks
+it, sends, waits for its reply and gives the connection back, and pays a round of
+system calls alone. Here one connection is kept for these commands; a task sends every
+command queued since its last write in one write and reads the replies in order, so
+commands that arrive together share their system calls (Redis's own too), and none
+waits for a free connection.
+
+A failure of the connection fails every command of that write (the store is
+unavailable to them, as with any other command) and the next write connects again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError, RedisError, ResponseError
+
+log = logging.getLogger("snakes.redis")
+
+Reply = Any
+
+
+class Pipe:
+    def __init__(self, pool: aioredis.ConnectionPool) -> None:
+        self._pool = pool
+        self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]] = []
+        self._wake = asyncio.Event()
+        self._connection: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._reconnect = False
+        self.writes = 0
+        """Writes sent so far (commands per write = commands / writes)."""
+        self.commands = 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._fail(self._waiting, ConnectionError("the server is stopping"))
+        self._waiting = []
+        await self._drop()
+
+    async def execute(self, *command: Any) -> Reply:
+        """Send one command with the next write; its reply, or the error Redis gave."""
+        if self._task is None or self._task.done():
+            raise ConnectionError("the Redis pipe is not running")
+        reply: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._waiting.append((command, reply))
+        self._wake.set()
+        return await reply
+
+    async def script(self, source: str, keys: list[str], args: list[Any]) -> Reply:
+        """Run a Lua script by its digest, loading it first where Redis lacks it (after
+        a restart of Redis, say)."""
+        digest = _digest(source)
+        try:
+            return await self.execute("EVALSHA", digest, len(keys), *keys, *args)
+        except NoScriptError:
+            await self.execute("SCRIPT", "LOAD", source)
+            return await self.execute("EVALSHA", digest, len(keys), *keys, *args)
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._waiting = self._waiting, []
+            if not batch:
+                continue
+            try:
+                await self._write(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # never leave callers waiting on a dead task
+                log.exception("a write to Redis failed")
+                await self._drop()
+                self._fail(batch, error)
+
+    async def _write(self, batch: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]]) -> None:
+        try:
+            connection = await self._connect()
+            packed = connection.pack_commands([command for command, _ in batch])
+            await connection.send_packed_command(packed, check_health=False)
+            self.writes += 1
+            self.commands += len(batch)
+            for _, reply in batch:
+                try:
+                    answer = await connection.read_response()
+                except ResponseError as error:  # this command's own error; read on
+                    if not reply.done():
+                        reply.set_exception(error)
+                    continue
+                if not reply.done():
+                    reply.set_result(answer)
+        except (RedisError, OSError) as error:
+            await self._drop()
+            self._fail(batch, error)
+        except asyncio.CancelledError:
+            await self._drop()  # a write cut short leaves replies unread
+            self._fail(batch, ConnectionError("the server is stopping"))
+            raise
+
+    def reconnect(self) -> None:
+        """Connect afresh for the next write (Redis may have restarted meanwhile)."""
+        self._reconnect = True
+
+    async def _connect(self) -> Any:
+        if self._reconnect:
+            self._reconnect = False
+            await self._drop()
+        if self._connection is None:
+            # Its own connection, outside the pool's count.
+            connection = self._pool.make_connection()  # type: ignore[no-untyped-call]
+            await connection.connect()
+            self._connection = connection
+        return self._connection
+
+    async def _drop(self) -> None:
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            with contextlib.suppress(Exception):
+                await connection.disconnect()
+
+    @staticmethod
+    def _fail(
+        batch: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]], error: BaseException
+    ) -> None:
+        for _, reply in batch:
+            if not reply.done():
+                reply.set_exception(
+                    error if isinstance(error, RedisError | OSError) else ConnectionError(error)
+                )
+
+
+def _digest(source: str) -> str:
+    return hashlib.sha1(source.encode(), usedforsecurity=False).hexdigest()
