@@ -12,6 +12,14 @@ that error; the process stays up and healthy; and the rooms still obey the game'
 invariants ("Bad input of any kind gets a clear, typed error and changes nothing; the
 server keeps running").
 
+The store fails now and then: a sequence may switch the SQLite store's writes off
+(every write refused, or every commit) for the messages that follow, through the
+``/_test/store`` hook, which makes SQLite itself refuse them. While writes fail,
+nothing is applied (no update carries an event) and a roll answers ``unavailable``;
+once they work, the same roll is applied once. Throughout, a spectator watches the
+main room: its action log in the SQLite file stays gapless and is exactly what that
+spectator was shown.
+
 ``FUZZ_EXAMPLES`` sets how many sequences to try (bench/fuzz_long.py runs thousands).
 """
 
@@ -21,6 +29,9 @@ import itertools
 import json
 import os
 import re
+import sqlite3
+import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,9 +87,76 @@ class Arena:
         self.secrets = [p.secret for p in self.players + self.lobby_players] + [self.local_secret]
         # The fuzzer takes these seats with their secrets; idle clients would only fill up.
         close_all(self.players + self.lobby_players)
+        self.seat_secrets = [p.secret for p in self.players]
         self.examples = 0
         self.reached: Counter[str] = Counter()
         """What kinds of input the run sent: it must reach the hard ones."""
+        self.observer = Observer(server, self.code)
+
+    def store(self, fail: str) -> None:
+        """Make the store's writes fail (``writes``, ``commits``) or work (``none``)."""
+        assert self.server.post("/_test/store", {"fail": fail}) == {"fail": fail}
+
+    def action_log(self, code: str) -> list[tuple[int, dict[str, Any]]]:
+        """The room's stored actions, (sequence, action), read from the SQLite file."""
+        db = sqlite3.connect(f"file:{self.server.data_dir / 'snakes.db'}?mode=ro", uri=True)
+        try:
+            rows = db.execute(
+                "SELECT seq, action FROM actions WHERE code = ? ORDER BY seq", (code,)
+            ).fetchall()
+        finally:
+            db.close()
+        return [(seq, json.loads(text)) for seq, text in rows]
+
+
+class Observer:
+    """A spectator of the main room for the whole run, reading all the time."""
+
+    def __init__(self, server: ServerProcess, code: str) -> None:
+        self.client = GameClient(server.ws_url)
+        self.welcome = self.client.hello(code)
+        assert self.welcome["type"] == "welcome"
+        self.closed = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.client.recv(timeout=0.2)
+            except TimeoutError:
+                continue
+            except ConnectionClosed:
+                self.closed = True
+                return
+
+    def shown(self) -> list[dict[str, Any]]:
+        """The actions the updates it was shown stand for, in order."""
+        actions: list[dict[str, Any]] = []
+        for message in list(self.client.received):
+            for event in message.get("events", []) if message["type"] == "update" else []:
+                kind = event["type"]
+                if kind == "rolled":
+                    actions.append({"type": "roll", "seat": event["seat"], "value": event["value"]})
+                elif kind == "skipped":
+                    actions.append({"type": "skip", "seat": event["seat"]})
+                elif kind == "left":
+                    leave = "remove" if event["removed"] else "leave"
+                    actions.append({"type": leave, "seat": event["seat"]})
+                elif kind == "game_ended" and event["reason"] == "abandoned":
+                    actions.append({"type": "abandon"})
+        return actions
+
+    def version(self) -> int:
+        room = self.client.room
+        assert room is not None
+        return int(room["version"])
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.client.close()
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +165,11 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
     # rate_limited, and the deeper paths would go untried (the limit has its own test).
     folder = tmp_path_factory.mktemp("fuzz")
     with running_server(folder, *TEST_FLAGS, "--lookup-limit", "0") as server:
-        yield Arena(server)
+        arena = Arena(server)
+        try:
+            yield arena
+        finally:
+            arena.observer.stop()
 
 
 # ---- what the fuzzer sends ------------------------------------------------------------
@@ -214,6 +296,10 @@ def messages(arena: Arena) -> st.SearchStrategy[Any]:
         known_type_message(arena).map(lambda m: ("json", m)),
         st.just(("roll-now", None)),  # a well-formed roll at the version last seen
         st.integers(2, 25).map(lambda n: ("flood", n)),  # the same valid roll n times at once
+        # The store fails from here on (or works again), now and then.
+        st.sampled_from(["writes", "commits", "none"]).map(lambda f: ("faults", f)),
+        # The player whose turn it is rolls while the store fails, and again once it works.
+        st.sampled_from(["writes", "commits"]).map(lambda f: ("outage", f)),
     )
 
 
@@ -269,16 +355,60 @@ def _answers(client: GameClient) -> list[dict[str, Any]]:
 _MARKERS = itertools.count()
 
 
-def _check_errors(said: list[dict[str, Any]]) -> None:
+def _check_errors(said: list[dict[str, Any]], *, failing: bool = False) -> None:
     for message in said:
-        assert message["type"] in ("welcome", "update", "error", "pong"), message
+        assert message["type"] in ("welcome", "update", "presence", "error", "pong"), message
+        if failing:
+            # Nothing is applied while the store fails: every change needs a write.
+            assert message["type"] != "update" or not message["events"], message
         if message["type"] == "error":
             assert message["code"] in CODES, message
             assert message["code"] != "internal", message
             assert "Traceback" not in message["message"]
 
 
+def _outage(arena: Arena, fail: str) -> None:
+    """The player whose turn it is rolls while the store fails: ``unavailable``, and
+    nothing changes; once the store works, the same roll is applied, once. In the main
+    room while its game is on (its spectator watches), else in a new Pass & Play room."""
+    code, secrets = arena.code, arena.seat_secrets
+    status, view = arena.server.request("GET", f"/api/rooms/{code}")
+    if status != 200 or view["phase"] != "playing" or view["turn"] is None:
+        created = arena.server.post("/api/rooms", {"mode": "pass", "seats": [
+            {"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]})  # fmt: skip
+        code, secrets = created["code"], [created["secret"]] * 2
+        view = arena.server.get(f"/api/rooms/{code}")
+    seat = view["turn"]
+    with GameClient(arena.server.ws_url) as player:
+        assert player.hello(code, secrets[seat])["type"] == "welcome"
+        shown = arena.observer.version()
+        arena.store(fail)
+        try:
+            answer = player.roll(seat)
+            assert answer["type"] == "error" and answer["code"] == "unavailable", answer
+            now = arena.server.get(f"/api/rooms/{code}")
+            assert (now["version"], now["turn"]) == (view["version"], view["turn"])
+            assert [s["square"] for s in now["seats"]] == [s["square"] for s in view["seats"]]
+            assert arena.observer.version() == shown
+        finally:
+            arena.store("none")
+        answer = player.roll(seat, view["version"])  # the very same intent
+        assert answer["type"] == "update", answer
+        rolled = [e for e in answer["events"] if e["type"] == "rolled"]
+        assert [e["seat"] for e in rolled] == [seat]
+        assert answer["room"]["version"] == view["version"] + 1
+        arena.reached["outage-rolled"] += 1
+
+
 def _play(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
+    try:
+        _play_steps(arena, identity, steps)
+    finally:
+        arena.store("none")  # each sequence starts with a store that works
+
+
+def _play_steps(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
+    failing = False
     with GameClient(arena.server.ws_url) as client:
         hello = _hello_for(identity, arena)
         if hello is not None:
@@ -287,6 +417,16 @@ def _play(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
             _check_errors(said)
         for kind, payload in steps:
             arena.reached[_category(kind, payload)] += 1
+            if kind == "faults":
+                arena.store(payload)
+                failing = payload != "none"
+                continue
+            if kind == "outage":
+                arena.store("none")
+                failing = False
+                _outage(arena, payload)
+                _check_errors(_answers(client))  # what the outage's roll showed this client
+                continue
             if kind == "binary" or (
                 kind in ("raw", "json")
                 and len((payload if kind == "raw" else json.dumps(payload)).encode())
@@ -310,8 +450,10 @@ def _play(arena: Arena, identity: str, steps: list[tuple[str, Any]]) -> None:
                 for _ in range(payload or 1):
                     client.send(roll)
             said = _answers(client)
-            _check_errors(said)
+            _check_errors(said, failing=failing)
             errors = [m for m in said if m["type"] == "error"]
+            if failing and any(e["code"] == "unavailable" for e in errors):
+                arena.reached["unavailable"] += 1
             if kind == "raw":
                 try:
                     value = json.loads(payload)
@@ -392,6 +534,22 @@ def _check_invariants(arena: Arena) -> None:
                 if status == 200:
                     total += len(record["actions"])
             assert view["version"] == total
+        # Gapless: every action of every game, numbered 1..version, none lost to a fault.
+        log = arena.action_log(code)
+        assert [seq for seq, _ in log] == list(range(1, view["version"] + 1)), (code, view)
+        if code == arena.code:
+            _check_shown(arena, view["version"], [action for _, action in log])
+
+
+def _check_shown(arena: Arena, version: int, log: list[dict[str, Any]]) -> None:
+    """The main room's log is exactly what its spectator was shown since its welcome."""
+    observer = arena.observer
+    deadline = time.monotonic() + 10
+    while observer.version() != version and time.monotonic() < deadline:
+        time.sleep(0.05)  # the last updates may still be on their way to it
+    assert not observer.closed
+    assert observer.version() == version
+    assert log[observer.welcome["room"]["version"] :] == observer.shown()
 
 
 def test_documented_codes_are_read_from_the_protocol() -> None:
@@ -423,5 +581,6 @@ def test_the_server_survives_random_and_malformed_messages(arena: Arena) -> None
     print(f"{arena.examples} sequences: {dict(arena.reached)}")
     if EXAMPLES >= 40:
         # The run reached long, deep, oversized and binary input, and every message type.
-        for category in ("binary", "oversized", "deep", "long", "known-type"):
+        reach = ("binary", "oversized", "deep", "long", "known-type", "faults", "outage-rolled")
+        for category in reach:
             assert arena.reached[category] > 0, arena.reached

@@ -52,10 +52,35 @@ def test_a_seat_coming_back_online_is_shown_to_the_others() -> None:
     step, _ = handle(
         room, context(present(0, 1)), lambda s: lifecycle.connect(s, caller(1), present(0))
     )
-    update, welcome = step.work.messages
-    assert update.skip == caller(1).connection and welcome.to == caller(1).connection
-    assert json.loads(update.body)["room"]["seats"][1]["connected"] is True
-    assert step.room.version == room.version
+    told, welcome = step.work.messages
+    assert told.skip == caller(1).connection and welcome.to == caller(1).connection
+    # A small presence message, not the whole room: nothing else changed, nothing stored.
+    body = json.loads(told.body)
+    assert told.presence and sorted(body) == ["connected", "countdown", "type"]
+    assert body["type"] == "presence" and body["connected"] == [True, True]
+    shown = view(step)["countdown"]
+    assert [body["countdown"][k] for k in ("seat", "remaining_ms", "paused")] == [
+        shown[k] for k in ("seat", "remaining_ms", "paused")
+    ]
+    assert len(told.body) * 4 < len(welcome.body)
+    assert step.room.version == room.version and not step.work.durable
+
+
+def test_a_seat_going_offline_is_a_presence_message_and_a_last_racer_pauses_the_countdown() -> None:
+    """PRODUCT.md: "When every player still racing is disconnected, the countdown pauses"."""
+    room = online_game(2)
+    one_gone, _ = handle(room, context(present(0)), lambda s: lifecycle.drop(s, present(0, 1)))
+    (told,) = one_gone.work.messages
+    body = json.loads(told.body)
+    assert told.presence and body["connected"] == [True, False]
+    assert body["countdown"]["paused"] is False and not one_gone.work.durable
+    both_gone, _ = handle(
+        one_gone.room, context(Presence()), lambda s: lifecycle.drop(s, present(0))
+    )
+    (told,) = both_gone.work.messages
+    body = json.loads(told.body)
+    assert body["connected"] == [False, False] and body["countdown"]["paused"] is True
+    assert both_gone.work.durable  # the idle timer and the paused countdown are stored
 
 
 def test_a_timer_that_was_moved_or_cancelled_does_nothing() -> None:

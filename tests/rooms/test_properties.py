@@ -142,19 +142,20 @@ def _presence(members: dict[str, str]) -> Presence:
     return Presence(frozenset(d for d in members.values() if d), len(members))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    kind=ROOMS,
-    script=st.lists(intents(), min_size=10, max_size=60),
-    values=st.lists(st.integers(1, 6), min_size=1, max_size=40),
-)
-def test_a_handler_never_changes_the_room_it_was_given(
+Walked = tuple[str, Caller, Step | None]
+"""(operation, its caller, its step; None when it was refused)."""
+
+
+def _walk(
     kind: str, script: list[tuple[str, int, dict[str, Any]]], values: list[int]
-) -> None:
+) -> list[Walked]:
+    """Apply the script to a room as the runtime would; each handler is checked not to
+    change the room it was given."""
     room = _start(kind)
     members: dict[str, str] = {}
     rolls = LoopedDice(values)
     now = NOW
+    walked: list[Walked] = []
     for name, seat, drawn in script:
         args = dict(drawn)
         now += 1.5
@@ -182,11 +183,50 @@ def test_a_handler_never_changes_the_room_it_was_given(
             step, _ = run_handler(room, ctx, _intent(operation, who, before_presence, args))
         except ProtocolError:
             assert_unchanged(room, before)
+            walked.append((name, who, None))
             continue
         assert_unchanged(room, before)
+        walked.append((name, who, step))
         if step.work.delete:
-            return
+            break
         room = step.room
+    return walked
+
+
+SCRIPTS = {
+    "kind": ROOMS,
+    "script": st.lists(intents(), min_size=10, max_size=60),
+    "values": st.lists(st.integers(1, 6), min_size=1, max_size=40),
+}
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**SCRIPTS)
+def test_a_handler_never_changes_the_room_it_was_given(
+    kind: str, script: list[tuple[str, int, dict[str, Any]]], values: list[int]
+) -> None:
+    assert _walk(kind, script, values)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**SCRIPTS)
+def test_no_intent_sends_more_than_one_message_to_the_others(
+    kind: str, script: list[tuple[str, int, dict[str, Any]]], values: list[int]
+) -> None:
+    """No amplification: whatever one connection sends, each other connection of the
+    room gets at most one message from it (an update, or a small presence message for a
+    hello or a drop), and only its sender gets a welcome. "Skip to results" sends all its
+    moves in that one update."""
+    for name, who, step in _walk(kind, script, values):
+        if step is None:
+            continue
+        to_others = [m for m in step.work.messages if not m.to and m.skip != who.connection]
+        to_sender = [m for m in step.work.messages if m.to]
+        assert len(to_others) <= 1, (name, to_others)
+        assert all(m.to == who.connection for m in to_sender) and len(to_sender) <= 1
+        if any(m.presence for m in step.work.messages):
+            assert name in ("connect", "drop"), name  # only presence changes send it
+            assert all(len(m.body) < 400 for m in to_others)
 
 
 def test_the_property_sees_a_handler_that_changes_its_input() -> None:

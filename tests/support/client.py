@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 
 from websockets.sync.client import ClientConnection, connect
 
+from tests.support.presence import with_presence
+
 Message = dict[str, Any]
 
 
@@ -46,6 +48,8 @@ class GameClient:
         self.received.append(message)
         if "room" in message:
             self.room = message["room"]
+        elif message["type"] == "presence" and self.room is not None:
+            self.room = with_presence(self.room, message)
         if "you" in message:
             self.you = message["you"]
         return message

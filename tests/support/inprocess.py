@@ -27,6 +27,7 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 from snakes.testing.hooks import ScriptableDice
+from tests.support.presence import with_presence
 
 T = TypeVar("T")
 
@@ -49,6 +50,7 @@ class Viewer:
     received: list[dict[str, Any]] = field(default_factory=list)
     secret: str | None = None
     """The seat secret this viewer said hello with (None: a spectator)."""
+    bytes_received: int = 0
 
     def inbox(self) -> list[dict[str, Any]]:
         """Messages sent since the last look."""
@@ -56,15 +58,20 @@ class Viewer:
         while not self.session.outbox.empty():
             text = self.session.outbox.get_nowait()
             if text is not None:
+                self.bytes_received += len(text.encode())
                 fresh.append(json.loads(text))
         self.received += fresh
         return fresh
 
     @property
     def room(self) -> dict[str, Any]:
+        """The room as this viewer was last shown it (presence messages applied)."""
         self.inbox()
-        last = next(m for m in reversed(self.received) if "room" in m)
-        room: dict[str, Any] = last["room"]
+        at = next(i for i in range(len(self.received) - 1, -1, -1) if "room" in self.received[i])
+        room: dict[str, Any] = self.received[at]["room"]
+        for message in self.received[at + 1 :]:
+            if message["type"] == "presence":
+                room = with_presence(room, message)
         return room
 
     @property
@@ -95,13 +102,22 @@ class Viewer:
 
 
 class Table:
-    """A runtime with its log, clock and dice, and helpers to seat players."""
+    """A runtime with its log, clock and dice, and helpers to seat players.
 
-    def __init__(self, room_log: LocalLog | None = None, settings: Settings = FAST) -> None:
+    Presence messages go out at once (``presence_window`` 0): a test reads what each
+    change sends without waiting; the coalescing has tests of its own."""
+
+    def __init__(
+        self,
+        room_log: LocalLog | None = None,
+        settings: Settings = FAST,
+        *,
+        presence_window: float = 0.0,
+    ) -> None:
         self.clock = ManualClock()
         self.log: LocalLog = room_log or MemoryLog()
         self.dice = ScriptableDice(ServerDice())
-        self.hub = Hub()
+        self.hub = Hub(presence_window)
         backend = LocalBackend(self.log, self.clock, self.hub)
         self.runtime = RoomRuntime(settings, backend, self.dice, self.hub, LocalOwners())
         self.secrets: dict[str, list[str]] = {}

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from snakes.cli.workers import Supervisor, follow_supervisor, reuse_port_socket, worker_count
 from snakes.server.settings import Settings, default_data_dir
 from snakes.server.transport.connections import (
     ConnectionGate,
@@ -305,6 +306,16 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     show_default=True,
     help="Seconds between WebSocket pings; a client that stops reading is dropped within 2x.",
 )
+@click.option(
+    "--workers",
+    show_envvar=True,
+    envvar="SNAKES_WORKERS",
+    default="1",
+    show_default=True,
+    help="Server processes behind the one port, or auto (one per core); more than one "
+    "needs --redis, through which they share rooms.",
+)
+@click.option("--worker", "is_worker", is_flag=True, hidden=True)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
 @click.option(
     "--debug-stats", show_envvar=True, envvar="SNAKES_DEBUG_STATS", is_flag=True, hidden=True
@@ -347,6 +358,8 @@ def serve(
     header_timeout: float,
     max_body_bytes: int,
     keepalive: float,
+    workers: str,
+    is_worker: bool,
     open_browser: bool,
     debug_stats: bool,
     debug_tracemalloc: bool,
@@ -362,6 +375,19 @@ def serve(
             f"the default countdown ({countdown_default}) must lie within "
             f"--countdown-min ({countdown_min}) and --countdown-max ({countdown_max})"
         )
+    try:
+        count = worker_count(workers)
+    except ValueError:
+        raise click.BadParameter(
+            f"{workers!r} is neither a number of workers (1 or more) nor auto",
+            param_hint="--workers",
+        ) from None
+    if count > 1 and not is_worker:
+        if redis_url is None:
+            raise click.UsageError(
+                "--workers above 1 needs --redis: the workers share rooms through it"
+            )
+        sys.exit(_supervise(count, host, port, public_url, open_browser))
     _configure_logging(log_format, access_log)
     settings = Settings(
         host=host,
@@ -415,9 +441,7 @@ def serve(
         access_log=access_log,
     )
     server = uvicorn.Server(config)
-    shown = (
-        public_url or f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}"
-    )
+    shown = public_url or f"http://{_shown_host(host)}:{port}"
 
     def announce() -> None:
         while not server.started:
@@ -434,14 +458,40 @@ def serve(
         if open_browser:
             webbrowser.open(address)
 
-    threading.Thread(target=announce, daemon=True).start()
+    # A worker binds the port beside its siblings (SO_REUSEPORT); its supervisor
+    # announces the address once for all of them.
+    sockets = [reuse_port_socket(host, port)] if is_worker else None
+    if is_worker:
+        threading.Thread(target=follow_supervisor, args=(server,), daemon=True).start()
+    else:
+        threading.Thread(target=announce, daemon=True).start()
     tune_gc()
 
     async def run() -> None:
         asyncio.get_running_loop().set_exception_handler(quiet_exception_handler)
-        await server.serve()
+        await server.serve(sockets=sockets)
 
     # As uvicorn.Server.run does, with the loop's exception handler set first.
     from uvicorn._compat import asyncio_run  # noqa: PLC0415
 
     asyncio_run(run(), loop_factory=config.get_loop_factory())
+
+
+def _shown_host(host: str) -> str:
+    return "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+
+
+def _supervise(count: int, host: str, port: int, public_url: str | None, open_browser: bool) -> int:
+    """Run ``count`` workers of this same command behind its port; their exit status."""
+    supervisor = Supervisor(count, host, port, sys.argv[sys.argv.index("serve") + 1 :])
+
+    def tell(bound: int) -> None:
+        address = public_url or f"http://{_shown_host(host)}:{bound}"
+        click.echo(
+            f"Snakes & Ladders is running at {address} with {count} workers  (Ctrl+C to stop)",
+            err=True,
+        )
+        if open_browser:
+            webbrowser.open(address)
+
+    return supervisor.run(tell)

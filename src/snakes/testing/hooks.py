@@ -1,19 +1,23 @@
-"""Test hooks, mounted only with ``--test-hooks``: move the clock, script the dice.
+"""Test hooks, mounted only with ``--test-hooks``: move the clock, script the dice,
+make the store's writes fail.
 
-They let tests drive countdowns without sleeping and set up a six or an overshoot on
-purpose, against a real server process. A normal server never imports this module.
+They let tests drive countdowns without sleeping, set up a six or an overshoot on
+purpose, and run the server while its store fails now and then, against a real server
+process. A normal server never imports this module.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections import deque
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import redis.asyncio as aioredis
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
+from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.clock import Clock, ManualClock
 from snakes.server.rooms.model import Room
 from snakes.server.rooms.work import RoomDice
@@ -77,6 +81,37 @@ class Script(BaseModel):
     values: list[Annotated[int, Field(ge=-10, le=10)]]
 
 
+class StoreFaults(BaseModel):
+    fail: Literal["none", "writes", "commits"]
+    """``writes``: every INSERT, UPDATE and DELETE is refused; ``commits``: the statements
+    run but every COMMIT is refused, so each transaction is rolled back at its end."""
+
+
+_WRITES = frozenset({sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE})
+
+
+def fail_store(db: sqlite3.Connection, fail: str) -> None:
+    """Make the SQLite connection's writes fail, as a full disk or an I/O error would.
+
+    SQLite itself refuses them (an authorizer denies the statement: ``not authorized``,
+    a ``sqlite3.DatabaseError``), so the server meets the fault in the store's own code
+    path and nothing above it is touched. Setting an authorizer expires every prepared
+    statement, so cached ones are checked too. Reads always work.
+    """
+    if fail == "none":
+        db.set_authorizer(None)
+        return
+
+    def authorize(action: int, arg1: str | None, *_: Any) -> int:
+        if fail == "writes" and action in _WRITES:
+            return sqlite3.SQLITE_DENY
+        if fail == "commits" and action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT":
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    db.set_authorizer(authorize)
+
+
 router = APIRouter(prefix="/_test", include_in_schema=False)
 
 
@@ -95,3 +130,15 @@ def script_dice(body: Script, request: Request) -> dict[str, int]:
     dice: ScriptableDice = request.app.state.dice
     dice.queued.extend(body.values)
     return {"queued": len(dice.queued)}
+
+
+@router.post("/store")
+async def store_faults(body: StoreFaults, request: Request) -> dict[str, str]:
+    """Writes of the SQLite store fail from now on (or work again: ``none``).
+
+    An async route: it runs on the event loop, between the store's statements."""
+    room_log = request.app.state.runtime.backend.log
+    if not isinstance(room_log, SQLiteLog):
+        raise HTTPException(409, "store faults need the SQLite store")
+    fail_store(room_log._db, body.fail)  # the connection every write goes through
+    return {"fail": body.fail}

@@ -364,7 +364,7 @@ class RedisBackend:
         envelope: dict[str, Any] = {
             "h": room.host,
             "s": [s.secret_hash for s in room.seats],
-            "m": [[m.body, m.skip, m.to] for m in messages],
+            "m": [[m.body, m.skip, m.to, m.presence] for m in messages],
         }
         if answers:
             envelope["a"] = list(answers)  # forwarded intents this update answers
@@ -430,7 +430,7 @@ class RedisBackend:
             return
         code, _, text = data[1:].partition("\n")
         envelope = json.loads(text)
-        messages = [Message(body, skip, to) for body, skip, to in envelope["m"]]
+        messages = [Message(*fields) for fields in envelope["m"]]
         self.hub.deliver(code, messages, envelope["h"], envelope["s"])
         if "a" in envelope:
             self.owners.answered(envelope["a"])

@@ -21,7 +21,7 @@ from snakes.server.rooms.lobby import pass_host as _pass_host
 from snakes.server.rooms.model import Kind, Mode, Phase, Room, Seat
 from snakes.server.rooms.timers import all_racers_away, connected_seats, schedule, set_timer
 from snakes.server.rooms.turns import act, roll_for_ai, skip_stalled
-from snakes.server.rooms.updates import publish, welcome
+from snakes.server.rooms.updates import presence, publish, welcome
 from snakes.server.rooms.work import Caller, Context, Presence, Step
 
 __all__ = [
@@ -96,7 +96,8 @@ def connect(step: Step, caller: Caller, before: Presence) -> None:
 
     It gets the whole state in a welcome, after the timers are brought up to date, so
     the welcome carries the countdown that is running. The others hear of it only if
-    it changes what they see: a seat comes online, or a paused countdown starts.
+    it changes what they see (a seat comes online, or a paused countdown starts), and
+    then only in a small presence message.
     """
     room, ctx = step.room, step.ctx
     if caller.secret_hash and not held(room, caller.secret_hash):
@@ -133,7 +134,7 @@ def _presence_changed(step: Step, before: Presence, skip: str = "") -> None:
         or room.turn_clock != clock_before
     )
     if changed:
-        publish(step, [], skip=skip)
+        presence(step, skip=skip)
 
 
 def restart_countdown(step: Step) -> None:

@@ -1,4 +1,5 @@
-"""The messages a change sends: an update with its events and the new view, a welcome."""
+"""The messages a change sends: an update with its events and the new view, a welcome,
+and a small presence message when only who is connected changed."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 from typing import Any
 
 from snakes.server.rooms.timers import all_racers_away, connected_seats, schedule
-from snakes.server.rooms.views import room_view
+from snakes.server.rooms.views import connected_flags, countdown_view, room_view
 from snakes.server.rooms.work import Message, Step
 
 
@@ -32,14 +33,42 @@ def publish(
     instant: bool = False,
     skip: str = "",
 ) -> None:
-    """Reschedule the room's timers, then send everyone an update with the new view."""
+    """Reschedule the room's timers, then send everyone an update with the new view.
+
+    A change sends one update however many steps it takes (a host leaving mid-game both
+    leaves and passes the host on): a second publish folds its events into the first.
+    """
     schedule(step, new_turn=new_turn, allowance=allowance)
     step.work.changed = True
+    messages = step.work.messages
+    earlier = next((m for m in messages if m.body.startswith('{"type": "update"')), None)
+    if earlier is not None and earlier.skip == skip:
+        messages.remove(earlier)
+        first = json.loads(earlier.body)
+        events, instant = first["events"] + events, first["instant"] or instant
     body = {"type": "update", "events": events, "instant": instant, "room": view(step)}
-    step.work.messages.append(Message(json.dumps(body), skip=skip))
+    messages.append(Message(json.dumps(body), skip=skip))
 
 
 def welcome(step: Step, connection: str) -> None:
     """The whole state, to one connection (after its hello, or after an outage)."""
     body = {"type": "welcome", "room": view(step)}
     step.work.messages.append(Message(json.dumps(body), to=connection))
+
+
+def presence(step: Step, *, skip: str = "") -> None:
+    """Who is connected, and the countdown, to everyone (``skip``: the connection that
+    said hello, which has its welcome): a seat coming or going changes nothing else.
+
+    About 200 bytes instead of the whole view (1.4 KB for two seats, more with more),
+    nothing to store, and the hub sends a room at most one of these per window, the latest
+    (see :class:`~snakes.server.runtime.hub.Hub`): connections that come and go cost
+    the others little.
+    """
+    room, ctx = step.room, step.ctx
+    body = {
+        "type": "presence",
+        "connected": connected_flags(room, connected_seats(room, ctx.presence)),
+        "countdown": countdown_view(room, now=ctx.now, paused=all_racers_away(room, ctx.presence)),
+    }
+    step.work.messages.append(Message(json.dumps(body), skip=skip, presence=True))

@@ -58,6 +58,7 @@ def room_view(
     nothing."""
     game = room.game
     seats = []
+    present = connected_flags(room, connected)
     for index, seat in enumerate(room.seats):
         status, place = seat_status(room, index)
         seats.append(
@@ -66,7 +67,7 @@ def room_view(
                 "name": seat.name,
                 "colour": seat.colour,
                 "kind": seat.kind.value,
-                "connected": seat.kind is Kind.AI or index in connected,
+                "connected": present[index],
                 "away": bool(game and status == "racing" and game.is_away(index)),
                 "host": room.host == index,
                 "square": game.positions[index] if game else 0,
@@ -76,34 +77,7 @@ def room_view(
             }
         )
     racing = game.racing if game and not game.over else ()
-    countdown: dict[str, Any] | None = None
-    turn_clock = room.turn_clock
-    # Absolute times in wall-clock epoch milliseconds, so a browser can count down to
-    # the deadline itself (corrected for its clock's offset) however late it shows it.
-    # The room's clock may be monotonic or a test's manual clock: translate through now.
-    wall_now = time.time()
-    if turn_clock is not None:
-        total = room.countdown_seconds * 1000
-        countdown = {
-            "seat": turn_clock.seat,
-            "total_ms": total,
-            "remaining_ms": round(max(0.0, min(total, (turn_clock.deadline - now) * 1000))),
-            "starts_in_ms": round(max(0.0, (turn_clock.starts_at - now) * 1000)),
-            "paused": False,
-            "deadline_ms": round((wall_now + (turn_clock.deadline - now)) * 1000),
-            "server_now_ms": round(wall_now * 1000),
-        }
-    elif paused and game is not None and game.turn is not None:
-        total = room.countdown_seconds * 1000
-        countdown = {
-            "seat": game.turn,
-            "total_ms": total,
-            "remaining_ms": total,
-            "starts_in_ms": 0,
-            "paused": True,
-            "deadline_ms": None,
-            "server_now_ms": round(wall_now * 1000),
-        }
+    countdown = countdown_view(room, now=now, paused=paused)
     results = None
     worked_out = _odds(room.game) if odds and room.phase is Phase.PLAYING else None
     if game is not None and game.over:
@@ -136,6 +110,46 @@ def room_view(
         "fair": _fair(room),
         "invite_url": f"{public_url.rstrip('/')}/r/{room.code}",
     }
+
+
+def connected_flags(room: Room, connected: set[int]) -> list[bool]:
+    """Each seat's ``connected`` as the view shows it (an AI seat is always there)."""
+    return [seat.kind is Kind.AI or index in connected for index, seat in enumerate(room.seats)]
+
+
+def countdown_view(room: Room, *, now: float, paused: bool) -> dict[str, Any] | None:
+    """The turn's countdown as a viewer shows it: running, paused (every racer away), or
+    None."""
+    game = room.game
+    countdown: dict[str, Any] | None = None
+    turn_clock = room.turn_clock
+    # Absolute times in wall-clock epoch milliseconds, so a browser can count down to
+    # the deadline itself (corrected for its clock's offset) however late it shows it.
+    # The room's clock may be monotonic or a test's manual clock: translate through now.
+    wall_now = time.time()
+    if turn_clock is not None:
+        total = room.countdown_seconds * 1000
+        countdown = {
+            "seat": turn_clock.seat,
+            "total_ms": total,
+            "remaining_ms": round(max(0.0, min(total, (turn_clock.deadline - now) * 1000))),
+            "starts_in_ms": round(max(0.0, (turn_clock.starts_at - now) * 1000)),
+            "paused": False,
+            "deadline_ms": round((wall_now + (turn_clock.deadline - now)) * 1000),
+            "server_now_ms": round(wall_now * 1000),
+        }
+    elif paused and game is not None and game.turn is not None:
+        total = room.countdown_seconds * 1000
+        countdown = {
+            "seat": game.turn,
+            "total_ms": total,
+            "remaining_ms": total,
+            "starts_in_ms": 0,
+            "paused": True,
+            "deadline_ms": None,
+            "server_now_ms": round(wall_now * 1000),
+        }
+    return countdown
 
 
 @functools.lru_cache(maxsize=4096)

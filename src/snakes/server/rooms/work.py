@@ -30,6 +30,9 @@ class Message:
     """A connection that does not get it (the one a presence change is about)."""
     to: str = ""
     """Only this connection gets it (a welcome); empty: every connection in the room."""
+    presence: bool = False
+    """Who is connected and the countdown, nothing else: it carries no ``you``, and one
+    not yet sent is replaced by a newer one (the hub coalesces them)."""
 
 
 @dataclass

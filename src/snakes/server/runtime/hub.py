@@ -3,20 +3,36 @@
 Every backend delivers through one hub. An update's body is encoded once; each
 connection gets it with its own ``you`` (its seats, host or spectator) appended, and
 that tail is worked out once per distinct set of seats.
+
+Presence messages (a seat connected or went) are coalesced per room: the first goes
+out at once and opens a window of ``PRESENCE_WINDOW`` seconds; one that comes within
+it is held, a newer one replaces it, and the latest goes out when the window ends
+(opening the next). An update to the whole room says everything a held presence would,
+so it drops it. However fast connections come and go, each viewer of a room gets at
+most one presence message per window. A window of 0 sends every one at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import defaultdict
 
 from snakes.server.rooms.work import Message
 from snakes.server.runtime.session import Session
 
+PRESENCE_WINDOW = 0.25
+"""Seconds a room's presence messages are coalesced over (a reload is one, not two)."""
+
 
 class Hub:
-    def __init__(self) -> None:
+    def __init__(self, presence_window: float = PRESENCE_WINDOW) -> None:
         self._rooms: dict[str, set[Session]] = defaultdict(set)
+        self._window = presence_window
+        self._held: dict[str, Message | None] = {}
+        """Rooms whose presence window is open: the presence message held for its end."""
+        self.presence_sent = 0
+        """Presence messages that went out (each to a whole room); for tests and stats."""
 
     def attach(self, code: str, session: Session) -> bool:
         """Add a connection; True if it is the room's first here."""
@@ -56,17 +72,49 @@ class Hub:
         Seat numbers can move in the lobby, so each connection's seats are worked out
         again from its secret digest (``hashes``: each seat's) before a message goes out.
         """
+        now: list[Message] = []
+        for message in messages:
+            if message.presence and self._window > 0:
+                if code in self._held:
+                    self._held[code] = message  # the latest replaces one not yet sent
+                    continue
+                self._open_window(code)
+            elif not message.to and self._held.get(code) is not None:
+                self._held[code] = None  # this update tells everything it would
+            self.presence_sent += message.presence
+            now.append(message)
+        if now:
+            self._send(code, now, host, hashes)
+
+    def _open_window(self, code: str) -> None:
+        self._held[code] = None
+        asyncio.get_running_loop().call_later(self._window, self._window_ends, code)
+
+    def _window_ends(self, code: str) -> None:
+        held = self._held.pop(code, None)
+        if held is not None and code in self._rooms:
+            self._open_window(code)
+            self.presence_sent += 1
+            self._send(code, [held], None, [])
+
+    def _send(
+        self, code: str, messages: list[Message], host: int | None, hashes: list[str]
+    ) -> None:
         sessions = self._rooms.get(code)
         if not sessions:
             return
         tails: dict[frozenset[int], str] = {}
+        views = any(not m.presence for m in messages)
         for session in list(sessions):
-            if session.secret_hash:
+            if views and session.secret_hash:
                 session.seats = frozenset(
                     i for i, h in enumerate(hashes) if h == session.secret_hash
                 )
             for message in messages:
                 if message.skip == session.id or (message.to and message.to != session.id):
+                    continue
+                if message.presence:
+                    session.send(message.body)  # no ``you``: it holds nothing of a viewer's
                     continue
                 tail = tails.get(session.seats)
                 if tail is None:

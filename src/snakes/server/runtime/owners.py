@@ -26,6 +26,9 @@ class NotOwner(Exception):
 
 
 class Owners(Protocol):
+    node: str
+    """This node's name."""
+
     def key(self, session: Session) -> str:
         """The connection's key in a room's presence: its node and its id."""
         ...

@@ -31,7 +31,7 @@ from snakes.server.rooms.model import Kind, Mode, Room, Seat
 from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.intents import OPERATIONS, Operation
-from snakes.server.runtime.owners import ANSWERED, NotOwner, Owners
+from snakes.server.runtime.owners import ANSWERED, LocalOwners, NotOwner, Owners
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 
@@ -115,6 +115,11 @@ class RoomRuntime:
     @property
     def queue_count(self) -> int:
         return len(self._locks)
+
+    @property
+    def node(self) -> str | None:
+        """This node's name among several (as its log gives it); None when it is alone."""
+        return None if isinstance(self.owners, LocalOwners) else self.owners.node
 
     def stats(self) -> dict[str, int]:
         return {

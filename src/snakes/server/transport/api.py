@@ -207,7 +207,9 @@ def get_boards() -> list[dict[str, Any]]:
 @router.get("/healthz")
 async def health(request: Request) -> dict[str, Any]:
     """Alive: the process answers. Counts of what it holds, for a quick look."""
-    return {"status": "ok", **_runtime(request).stats()}
+    runtime = _runtime(request)
+    node = {} if runtime.node is None else {"node": runtime.node}
+    return {"status": "ok", **runtime.stats(), **node}
 
 
 @router.get("/readyz", responses={503: {"model": dict[str, str]}})

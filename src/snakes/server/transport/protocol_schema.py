@@ -56,6 +56,16 @@ class Update(BaseModel):
     you: You
 
 
+class Presence(BaseModel):
+    """A seat connected or went: each seat's ``connected`` and the countdown, nothing else
+    (the rest of the room is as the last ``welcome`` or ``update`` showed it)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["presence"]
+    connected: list[bool] = Field(description="each seat's `connected`, by seat index")
+    countdown: dict[str, Any] | None = Field(description="the room's `countdown`, as in a view")
+
+
 class Error(BaseModel):
     """An intent refused; ``ref`` echoes the ``ref`` of the message that caused it."""
 
@@ -77,7 +87,7 @@ class Pong(BaseModel):
     """The server's wall clock when it answered, ms since the epoch."""
 
 
-ServerMessage = Annotated[Welcome | Update | Error | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | Presence | Error | Pong, Field(discriminator="type")]
 
 
 def message_models(union: Any) -> dict[str, type[BaseModel]]:

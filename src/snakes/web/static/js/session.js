@@ -96,6 +96,17 @@ export class Session {
         this._emit({ type: "update", events: Array.isArray(msg.events) ? msg.events : [], room: msg.room, instant: Boolean(msg.instant) });
         this._sendSeed(msg.room);
         break;
+      case "presence":
+        // A seat connected or went: only `connected` and the countdown change. Shown
+        // like an update with no events, so every screen redraws its seat cards.
+        if (!this.room || !Array.isArray(msg.connected) || msg.connected.length !== this.room.seats.length) return;
+        this.room = {
+          ...this.room,
+          seats: this.room.seats.map((seat, i) => ({ ...seat, connected: msg.connected[i] === true })),
+          countdown: msg.countdown && typeof msg.countdown === "object" ? msg.countdown : null,
+        };
+        this._emit({ type: "update", events: [], room: this.room, instant: false });
+        break;
       case "error":
         if (msg.ref && this.quietRefs.has(msg.ref)) {
           this.quietRefs.delete(msg.ref);
