@@ -13,6 +13,7 @@ memory per connected player.
     python bench/load.py --rooms 2500                 # one node, 10,000 players
     python bench/load.py --ramp 250,500,1000,1500,2000,2500,3000
     python bench/load.py --rooms 1000 --nodes 2 --redis redis://127.0.0.1:6379/0
+    python bench/load.py --rooms 1000 --server-workers 2 --redis redis://127.0.0.1:6379/0
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from loadlib import (  # the bench folder is not a package
     percentile,
     plans_for,
     raise_file_limit,
-    rss_bytes,
     server_metrics,
 )
 
@@ -79,7 +79,7 @@ class Phase:
             self.urls = [s.url for s in self.servers]
         self.workers = Workers(args.workers)
         self.rooms = 0
-        self.rss_idle = sum(rss_bytes(s.pid) for s in self.servers)
+        self.rss_idle = sum(s.rss_bytes() for s in self.servers)
 
     def add_rooms(self, count: int) -> dict[str, Any]:
         answers = self.workers.setup(plans_for(self.rooms, count, self.urls))
@@ -93,7 +93,7 @@ class Phase:
     def measure(self, seconds: float) -> dict[str, Any]:
         redis_pids = _redis_pids() if self.redis else []
         redis_cpu = sum(cpu_seconds(pid) for pid in redis_pids)
-        server_cpu = [cpu_seconds(s.pid) for s in self.servers]
+        server_cpu = [s.cpu_seconds() for s in self.servers]
         worker_cpu = [cpu_seconds(p.pid) for p in self.workers.processes]
         gc_before = [gc_seconds(url) for url in self.urls]
         pressure = cpu_pressure()
@@ -112,14 +112,14 @@ class Phase:
         result["elapsed"] = elapsed
         result["metrics"] = [server_metrics(url) for url in self.urls]
         result["server_cpu"] = [
-            (cpu_seconds(s.pid) - before) / elapsed
+            (s.cpu_seconds() - before) / elapsed
             for s, before in zip(self.servers, server_cpu, strict=True)
         ]
         result["worker_cpu"] = [
             (cpu_seconds(p.pid) - before) / elapsed
             for p, before in zip(self.workers.processes, worker_cpu, strict=True)
         ]
-        result["rss"] = [rss_bytes(s.pid) for s in self.servers]
+        result["rss"] = [s.rss_bytes() for s in self.servers]
         result["redis_cpu"] = (
             (sum(cpu_seconds(pid) for pid in redis_pids) - redis_cpu) / elapsed
             if redis_pids
@@ -268,6 +268,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="measuring window")
     parser.add_argument("--warmup", type=float, default=10, help="seconds before measuring")
     parser.add_argument("--workers", type=int, default=2, help="load processes")
+    parser.add_argument(
+        "--server-workers",
+        type=int,
+        default=1,
+        help="2 or more: compare one process with snakes serve --workers N (needs --redis)",
+    )
     parser.add_argument("--url", help="an existing server instead of starting one")
     parser.add_argument("--ramp", help="comma-separated room counts, e.g. 250,500,1000")
     parser.add_argument("--p99-limit", type=float, default=200.0)
@@ -286,8 +292,8 @@ def main() -> None:
         help="also run bench/yardstick.py (bare Starlette + uvicorn) under the same load",
     )
     args = parser.parse_args()
-    if args.nodes > 1 and not args.redis:
-        parser.error("--nodes 2 needs --redis")
+    if (args.nodes > 1 or args.server_workers > 1) and not args.redis:
+        parser.error("--nodes 2 and --server-workers 2 need --redis")
     for url in [args.url, args.redis]:
         if url and not any(h in url for h in ("127.0.0.1", "localhost", "[::1]")):
             parser.error("load goes to this machine only (loopback)")
@@ -298,6 +304,15 @@ def main() -> None:
     print(f"open-file limit {limit}" + (f" (needs ~{needed})" if limit < needed else ""))
     _deadline(args.max_minutes)
 
+    rows = _run_phases(args)
+    print("\n## Summary\n")
+    print(f"$ python {shlex.join(sys.argv)}\n")
+    print(HEADER)
+    print("\n".join(rows))
+
+
+def _run_phases(args: argparse.Namespace) -> list[str]:
+    """The configurations the arguments ask for, one after another; a row for each."""
     rows: list[str] = []
     if args.ramp:
         rows = run_ramp(args)
@@ -305,6 +320,11 @@ def main() -> None:
         rows.append(run_fixed(args, "1 node, SQLite", 1, None))
         rows.append(run_fixed(args, "1 node, Redis", 1, args.redis))
         rows.append(run_fixed(args, f"{args.nodes} nodes, Redis", args.nodes, args.redis))
+    elif args.server_workers > 1:
+        rows.append(run_fixed(args, "1 process, SQLite", 1, None))
+        args.server_arg = [*args.server_arg, "--workers", str(args.server_workers)]
+        name = f"{args.server_workers} workers, Redis"
+        rows.append(run_fixed(args, name, 1, args.redis))
     elif args.yardstick:
         measured: list[dict[str, Any]] = []
         rows.append(run_fixed(args, "1 node", 1, None, results=measured))
@@ -316,10 +336,7 @@ def main() -> None:
         rows.append(ratio)
     else:
         rows.append(run_fixed(args, "1 node" + (", Redis" if args.redis else ""), 1, args.redis))
-    print("\n## Summary\n")
-    print(f"$ python {shlex.join(sys.argv)}\n")
-    print(HEADER)
-    print("\n".join(rows))
+    return rows
 
 
 def _deadline(minutes: float) -> None:

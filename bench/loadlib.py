@@ -143,6 +143,19 @@ class Server:
     def pid(self) -> int:
         return self.process.pid
 
+    def pids(self) -> list[int]:
+        """This process and its children (the workers of ``snakes serve --workers N``)."""
+        found = subprocess.run(
+            ["pgrep", "-P", str(self.pid)], check=False, capture_output=True, text=True
+        )
+        return [self.pid, *(int(pid) for pid in found.stdout.split())]
+
+    def cpu_seconds(self) -> float:
+        return sum(cpu_seconds(pid) for pid in self.pids())
+
+    def rss_bytes(self) -> int:
+        return sum(rss_bytes(pid) for pid in self.pids())
+
     def log_tail(self, lines: int = 30) -> str:
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return "\n".join(text.splitlines()[-lines:])

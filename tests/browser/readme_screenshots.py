@@ -1,12 +1,15 @@
 """Make the README's screenshots in docs/screenshots/ (not a test; run it by hand).
 
     .venv/bin/python -m tests.browser.readme_screenshots [FOLDER]
+    .venv/bin/python -m tests.browser.readme_screenshots --optimise FILE...
 
 FOLDER (default ``after``) goes under docs/screenshots/. Each screen is taken at phone
 (360x640) and desktop (1440x900) size: home, setup, a ladder and a snake moment, the
 game mid-race, the result, and an online game with its countdown. A server with the
 test hooks (manual clock, scripted dice) plays the same game every time: Ava against
-three AI players.
+three AI players. Every picture is saved with a 256-colour palette (a fifth of the size,
+no visible loss); ``--optimise`` does the same to pictures taken elsewhere, such as
+the "before" set taken from an older checkout with a copy of this script.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from PIL import Image
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -40,6 +44,13 @@ MIDGAME = [
 ENDGAME = [*(2, 1, 2, 1), *(3, 1, 1, 3), 6]
 
 
+def optimise(path: Path) -> None:
+    """Rewrite a screenshot with a 256-colour palette, compressed as far as PNG goes."""
+    with Image.open(path) as image:
+        palette = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    palette.save(path, optimize=True)
+
+
 class Shots:
     def __init__(self, out: Path, size: str) -> None:
         self.out, self.size = out, size
@@ -47,7 +58,9 @@ class Shots:
 
     def take(self, page: Page, name: str) -> None:
         self.taken.add(name)
-        page.screenshot(path=str(self.out / f"{name}-{self.size}.png"))
+        path = self.out / f"{name}-{self.size}.png"
+        page.screenshot(path=str(path))
+        optimise(path)
 
 
 def _settings(page: Page, speed: str, *, sound: bool = False) -> None:
@@ -146,6 +159,10 @@ def online(browser: Browser, server: ServerProcess, size: ViewportSize, shots: S
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--optimise"]:
+        for name in sys.argv[2:]:
+            optimise(Path(name))
+        return
     out = ROOT / (sys.argv[1] if len(sys.argv) > 1 else "after")
     out.mkdir(parents=True, exist_ok=True)
     with (

@@ -43,6 +43,8 @@ def board_catalogue() -> list[dict[str, Any]]:
                 "median_turns": law.median,
                 "p10_turns": law.p10,
                 "p90_turns": law.p90,
+                # Every ladder and snake as [start, end], for the picker's small preview.
+                "jumps": [[start, end] for start, end in sorted(shipped.board.jumps.items())],
             }
         )
     return catalogue

@@ -63,8 +63,10 @@ function thumbnail(board) {
     const b = centre(pair[1]);
     svg.append(s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: cls }));
   };
-  if (Array.isArray(board.ladders)) board.ladders.forEach((pair) => line(pair, "board-thumb-ladder"));
-  if (Array.isArray(board.snakes)) board.snakes.forEach((pair) => line(pair, "board-thumb-snake"));
+  // A room's board lists its ladders and snakes; the catalogue counts them and sends `jumps`.
+  const pairs = Array.isArray(board.jumps) ? board.jumps
+    : [...(Array.isArray(board.ladders) ? board.ladders : []), ...(Array.isArray(board.snakes) ? board.snakes : [])];
+  for (const pair of pairs) line(pair, Array.isArray(pair) && pair[1] > pair[0] ? "board-thumb-ladder" : "board-thumb-snake");
   return svg;
 }
 
@@ -132,7 +134,7 @@ export function boardPicker({ selected = "", onChange = null, testid = "board-pi
       inputs.set(board.name, input);
       group.append(h("label", { class: "radio-card board-card", for: id, dataset: { board: board.name } },
         input,
-        Array.isArray(board.ladders) || Array.isArray(board.snakes) ? thumbnail(board) : null,
+        Array.isArray(board.jumps) || Array.isArray(board.ladders) || Array.isArray(board.snakes) ? thumbnail(board) : null,
         h("span", { class: "radio-card-body" },
           h("span", { class: "radio-card-title" }, boardTitle(board)),
           hint ? h("span", { class: "board-length", dataset: { testid: "board-length" } }, hint) : null,

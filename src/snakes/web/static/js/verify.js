@@ -234,7 +234,8 @@ function apply(state, action, table) {
 /**
  * Check a record (parsed JSON). Resolves to a report:
  * {status: "ok" | "tampered" | "unverifiable", rollsChecked, commitmentOk, mismatches:
- *  [{index, action, seat, name, expected, recorded}], problems: [string], reason, table}.
+ *  [{index, action, seat, name, expected, recorded}], problems: [string], reason, table,
+ *  final: {positions, turn, standings, leavers, over}}.
  */
 export async function verifyRecord(data) {
   let table;
@@ -275,5 +276,7 @@ export async function verifyRecord(data) {
     }
   }
   if (report.problems.length) report.status = "tampered";
+  // Where the replay got to (the end, or the action that broke it), for anyone checking it.
+  report.final = { positions: state.positions, turn: state.turn, standings: state.standings, leavers: state.leavers, over: state.over };
   return report;
 }
