@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from snakes.server.boards import board_catalogue, board_named
 from snakes.server.codes import normalise_code
 from snakes.server.content import build_content
+from snakes.server.languages import DEFAULT as DEFAULT_LANGUAGE
 from snakes.server.rooms.model import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.transport.limits import MISS_CODES, LookupLimiter, RoomBudget
@@ -191,9 +192,10 @@ async def get_qr(code: str, request: Request) -> Response:
 
 
 @router.get("/api/content", responses=_ERRORS)
-def get_content(board: str = "jungle") -> dict[str, Any]:
-    """How to play and the FAQ, built from the board and rule data the engine uses."""
-    return build_content(board_named(board))
+def get_content(board: str = "jungle", lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """How to play and the FAQ, built from the board and rule data the engine uses, in the
+    words of the language ``lang`` (one of /api/config's languages)."""
+    return build_content(board_named(board), lang)
 
 
 @router.get("/api/boards")

@@ -1,5 +1,8 @@
 """GET /api/config: the constants the page shares with the server, from one source.
 
+The languages are the catalogues that ship (web/static/i18n/*.json), each by its code,
+its own name and its writing direction: the page picks one and fetches only that file.
+
 The countdown's default and range come from the server's settings (``--countdown``,
 ``--countdown-min``, ``--countdown-max``); seat limits, colours and the finish modes'
 names from the rooms and the engine. The page reads them once when it starts and never
@@ -12,6 +15,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel
 
 from snakes.engine import FINISH, MAX_SEATS, Finish
+from snakes.server.languages import shipped_languages
 from snakes.server.rooms.model import COLOURS
 from snakes.server.rooms.reactions import REACTIONS
 from snakes.server.settings import Settings
@@ -51,6 +55,12 @@ class FinishOut(BaseModel):
     name: str
 
 
+class LanguageOut(BaseModel):
+    code: str
+    name: str
+    dir: str
+
+
 class GameConfig(BaseModel):
     countdown: CountdownRange
     seats: SeatLimits
@@ -59,6 +69,7 @@ class GameConfig(BaseModel):
     finish_square: int
     reactions: list[str]
     """The reactions a seated player may send in an online room, by id, in tray order."""
+    languages: list[LanguageOut]
 
 
 def game_config(settings: Settings) -> GameConfig:
@@ -73,6 +84,7 @@ def game_config(settings: Settings) -> GameConfig:
         finishes=[FinishOut(id=f.value, name=FINISH_NAMES[f]) for f in Finish],
         finish_square=FINISH,
         reactions=list(REACTIONS),
+        languages=[LanguageOut(code=x.code, name=x.name, dir=x.dir) for x in shipped_languages()],
     )
 
 

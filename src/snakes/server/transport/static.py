@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import json
 import mimetypes
 from dataclasses import dataclass
 
@@ -27,6 +28,8 @@ router = APIRouter(include_in_schema=False)
 TEXT_SUFFIXES = {".js", ".css", ".svg", ".html", ".json", ".webmanifest", ".txt", ".mjs"}
 YEAR = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
+# Catalogue keys only the server uses (it builds How to play and the FAQ).
+SERVER_ONLY = ("howto.", "faq.")
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -48,6 +51,8 @@ def _load(relative: str) -> _File | None:
     if not path.is_file() or root not in path.parents:
         return None
     raw = path.read_bytes()
+    if relative.startswith("i18n/") and path.suffix == ".json":
+        raw = page_catalogue(raw)
     if path.suffix in TEXT_SUFFIXES:
         # The page, its styles and scripts name every file by its versioned URL.
         raw = raw.replace(b'"/static/', f'"/static/{version()}/'.encode())
@@ -60,6 +65,17 @@ def _load(relative: str) -> _File | None:
         media_type += "; charset=utf-8"
     etag = '"' + hashlib.sha256(raw).hexdigest()[:20] + '"'
     return _File(raw, gzipped, squeezed, media_type, etag)
+
+
+def page_catalogue(raw: bytes) -> bytes:
+    """A language catalogue as the page needs it: without How to play and the FAQ (the
+    server writes those out itself, /api/content), and without whitespace."""
+    data = json.loads(raw)
+    messages = data.get("messages", {})
+    data["messages"] = {
+        key: value for key, value in messages.items() if not key.startswith(SERVER_ONLY)
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def file_response(request: Request, relative: str, cache: str) -> Response:

@@ -1,8 +1,10 @@
-// Turns server events into words: one sentence per roll ("Ana rolled 6 and climbed the
-// ladder from 28 to 84 — bonus roll!"), spoken through the aria-live region and shown
-// on the visible log line.
+// Turns server events into words in the player's language: one sentence per roll ("Ana
+// rolled 6 and climbed the ladder from 28 to 84 — bonus roll!"), spoken through the
+// aria-live region and shown on the visible log line.
 
-import { ordinal } from "./dom.js";
+import { t, ordinal, list } from "./i18n.js";
+
+const FINISH = 100;
 
 /**
  * Split an update's events into sentences. Returns [{after, text, seat}] where `after`
@@ -11,7 +13,7 @@ import { ordinal } from "./dom.js";
  */
 export function describeEvents(events, ctx) {
   const out = [];
-  const name = (seat) => (ctx.names[seat] !== undefined ? ctx.names[seat] : `Seat ${seat + 1}`);
+  const name = (seat) => (ctx.names[seat] !== undefined ? ctx.names[seat] : t("announce.seat", { n: seat + 1 }));
   let i = 0;
   while (i < events.length) {
     const ev = events[i];
@@ -34,63 +36,66 @@ export function describeEvents(events, ctx) {
   return out;
 }
 
+// A roll's sentence is built from clauses, each a whole phrase in the catalogue: the roll,
+// what the token did, then how the turn ends.
 function rollSentence(p, who, ctx) {
-  const v = p.rolled.value;
-  let text = p.rolled.bonus ? `${who} rolled ${v} on the bonus roll` : `${who} rolled ${v}`;
-  if (p.overshot) {
-    return `${text} but needed exactly ${p.overshot.needed} — stays on ${p.overshot.square}.`;
-  }
-  if (p.climbed) text += ` and climbed the ladder from ${p.climbed.start} to ${p.climbed.end}`;
-  else if (p.slid) text += `, hit a snake on ${p.slid.start} and slid down to ${p.slid.end}`;
-  else if (p.moved && p.moved.start === 0) text += ` and entered the board on ${p.moved.end}`;
-  else if (p.moved) text += ` and moved from ${p.moved.start} to ${p.moved.end}`;
+  const value = p.rolled.value;
+  const roll = t(p.rolled.bonus ? "announce.rolledBonus" : "announce.rolled", { name: who, value });
+  if (p.overshot) return t("announce.overshot", { roll, needed: p.overshot.needed, square: p.overshot.square });
+  let text = roll;
+  if (p.climbed) text = t("announce.climbed", { roll, start: p.climbed.start, end: p.climbed.end });
+  else if (p.slid) text = t("announce.slid", { roll, start: p.slid.start, end: p.slid.end });
+  else if (p.moved && p.moved.start === 0) text = t("announce.entered", { roll, end: p.moved.end });
+  else if (p.moved) text = t("announce.moved", { roll, start: p.moved.start, end: p.moved.end });
   if (p.finished) {
-    if (ctx.classic) return `${text} — reached 100 and wins the game!`;
-    return `${text} — reached 100 and takes ${ordinal(p.finished.place)} place!`;
+    if (ctx.classic) return t("announce.endWins", { text, finish: FINISH });
+    return t("announce.endPlace", { text, finish: FINISH, place: ordinal(p.finished.place) });
   }
-  if (p.bonus_roll) return `${text} — bonus roll!`;
-  return `${text}.`;
+  if (p.bonus_roll) return t("announce.endBonus", { text });
+  return t("announce.end", { text });
 }
 
 function otherSentence(ev, name, ctx) {
   switch (ev.type) {
     case "turn_passed":
-      return ctx.mine(ev.seat) && !ctx.isAi(ev.seat) ? `Your turn, ${name(ev.seat)}!` : `${name(ev.seat)}'s turn.`;
+      return ctx.mine(ev.seat) && !ctx.isAi(ev.seat) ? t("announce.yourTurn", { name: name(ev.seat) }) : t("announce.turn", { name: name(ev.seat) });
     case "skipped":
-      return ev.bonus_lost
-        ? `${name(ev.seat)}'s bonus roll timed out and is lost.`
-        : `${name(ev.seat)} ran out of time — turn skipped.`;
+      return t(ev.bonus_lost ? "announce.bonusLost" : "announce.skipped", { name: name(ev.seat) });
     case "left":
-      return ev.removed ? `${name(ev.seat)} was removed by the host.` : `${name(ev.seat)} left the game.`;
+      return t(ev.removed ? "announce.removed" : "announce.left", { name: name(ev.seat) });
     case "game_ended":
-      if (ev.winner !== null && ev.winner !== undefined) return `Game over — ${name(ev.winner)} wins!`;
-      if (ev.reason === "abandoned") return "Game over — everyone still racing stayed away.";
-      if (ev.reason === "everyone-left") return "Game over — everyone left.";
-      return "Game over — everyone has reached 100!";
+      if (ev.winner !== null && ev.winner !== undefined) return t("announce.gameWinner", { name: name(ev.winner) });
+      if (ev.reason === "abandoned") return t("announce.gameAbandoned");
+      if (ev.reason === "everyone-left") return t("announce.gameEveryoneLeft");
+      return t("announce.gameAllFinished", { finish: FINISH });
     case "joined":
-      return `${name(ev.seat)} joined the room.`;
+      return t("announce.joined", { name: name(ev.seat) });
     case "started":
-      return "The race is on!";
+      return t("announce.started");
     case "rematch":
-      return "Rematch! Same table, same rules — everyone back to the start.";
+      return t("announce.rematch");
     case "finished":
-      return `${name(ev.seat)} takes ${ordinal(ev.place)} place!`;
+      return t("announce.takesPlace", { name: name(ev.seat), place: ordinal(ev.place) });
     default:
       return "";
   }
 }
 
+/** Where everyone is, as one list ("Ana on 12, Ben at the start"). */
+export function describeWhere(room) {
+  return list(room.seats.map((seat) => {
+    if (seat.status === "left") return t("position.left", { name: seat.name });
+    if (seat.status === "finished") return seat.place ? t("position.finishedPlace", { name: seat.name, place: ordinal(seat.place) }) : t("position.finished", { name: seat.name });
+    return seat.square > 0 ? t("position.on", { name: seat.name, square: seat.square }) : t("position.start", { name: seat.name });
+  }), "unit");
+}
+
 /** The board's accessible summary: how many ladders and snakes, and where everyone is. */
 export function describePositions(room) {
-  const parts = room.seats.map((seat) => {
-    if (seat.status === "left") return `${seat.name} left`;
-    if (seat.status === "finished") return `${seat.name} finished${seat.place ? ` ${ordinal(seat.place)}` : ""}`;
-    return seat.square > 0 ? `${seat.name} on ${seat.square}` : `${seat.name} at the start`;
-  });
   const board = room.board || {};
-  const ladders = (board.ladders || []).length;
-  const snakes = (board.snakes || []).length;
-  return `Board with ${ladders} ladders and ${snakes} snakes. ${parts.join(", ")}.`;
+  const ladders = t("count.ladders", { count: (board.ladders || []).length });
+  const snakes = t("count.snakes", { count: (board.snakes || []).length });
+  return t("board.summary", { ladders, snakes, where: describeWhere(room) });
 }
 
 /** Speaks through the page's polite live region and keeps a short visible history. */

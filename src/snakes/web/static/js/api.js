@@ -1,5 +1,8 @@
 // Fetch wrappers for the HTTP API (docs/PROTOCOL.md). Errors become ApiError with the
-// server's code and message, so screens can show the message as it is.
+// server's code and message; screens show the catalogue's words for the code
+// (errorText), or the server's message for a code the catalogue does not know.
+
+import { t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(code, message, status = 0) {
@@ -19,7 +22,7 @@ async function request(method, path, body) {
       credentials: "same-origin",
     });
   } catch {
-    throw new ApiError("network", "Could not reach the game server. Check your connection and try again.");
+    throw new ApiError("network", t("error.network"));
   }
   let data = null;
   try {
@@ -32,7 +35,7 @@ async function request(method, path, body) {
     if (err && typeof err.message === "string") {
       throw new ApiError(String(err.code || "error"), err.message, response.status);
     }
-    throw new ApiError("http_" + response.status, `The server answered ${response.status}.`, response.status);
+    throw new ApiError("http_" + response.status, t("error.http", { status: String(response.status) }), response.status);
   }
   return data;
 }
@@ -57,9 +60,9 @@ export function getConfig() {
   return request("GET", "/api/config");
 }
 
-/** GET /api/content — How to play and FAQ, built by the server from the board and rules. */
-export function getContent() {
-  return request("GET", "/api/content");
+/** GET /api/content — How to play and FAQ, built by the server from the board and rules, in `lang`. */
+export function getContent(lang) {
+  return request("GET", `/api/content?lang=${encodeURIComponent(lang)}`);
 }
 
 /** The room's last finished game's record, or game number `game` of the room. */

@@ -5,6 +5,7 @@
 import { h, s, uniqueId } from "./dom.js";
 import { getBoards } from "./api.js";
 import { cellOf } from "./board.js";
+import { t, has } from "./i18n.js";
 
 const LAST_KEY = "snakes.board";
 
@@ -12,9 +13,9 @@ const LAST_KEY = "snakes.board";
 export function lengthWord(board) {
   const median = Number(board.median_turns);
   if (!Number.isFinite(median)) return "";
-  if (median < 25) return "short game";
-  if (median < 50) return "medium game";
-  return "long game";
+  if (median < 25) return t("board.short");
+  if (median < 50) return t("board.medium");
+  return t("board.long");
 }
 
 /** "short game · usually 9–28 turns" (the middle 80% of games, per player). */
@@ -24,13 +25,15 @@ export function lengthHint(board) {
   if (word) parts.push(word);
   const low = Math.round(Number(board.p10_turns));
   const high = Math.round(Number(board.p90_turns));
-  if (Number.isFinite(low) && Number.isFinite(high) && low > 0 && high >= low) parts.push(`usually ${low}–${high} turns`);
-  else if (Number.isFinite(Number(board.median_turns))) parts.push(`about ${Math.round(Number(board.median_turns))} turns`);
+  if (Number.isFinite(low) && Number.isFinite(high) && low > 0 && high >= low) parts.push(t("board.usually", { low, high }));
+  else if (Number.isFinite(Number(board.median_turns))) parts.push(t("board.about", { count: Math.round(Number(board.median_turns)) }));
   return parts.join(" · ");
 }
 
-/** A board's display title: its title, or its name made readable ("ladders-galore" → "Ladders galore"). */
+/** A board's display title: the catalogue's, its title, or its name made readable ("ladders-galore" → "Ladders galore"). */
 export function boardTitle(board) {
+  const key = `boards.${board && board.name}.title`;
+  if (board && board.name && has(key)) return t(key);
   if (board && typeof board.title === "string" && board.title.trim()) return board.title.trim();
   const name = String((board && board.name) || "board").replace(/[-_]+/g, " ").trim();
   return name.charAt(0).toUpperCase() + name.slice(1);
@@ -89,7 +92,14 @@ function rememberBoard(name) {
  * callers leave the "board" field out of what they send).
  * options: {selected, onChange(name), testid, legend, hideLegend, remember}
  */
-export function boardPicker({ selected = "", onChange = null, testid = "board-picker", legend = "Board", hideLegend = false, remember = true } = {}) {
+/** A shipped board's description in the language (else the server's). */
+function boardDescription(board) {
+  const key = `boards.${board.name}.description`;
+  if (has(key)) return t(key);
+  return board.description ? String(board.description) : "";
+}
+
+export function boardPicker({ selected = "", onChange = null, testid = "board-picker", legend = t("board.heading"), hideLegend = false, remember = true } = {}) {
   let current = selected || (remember ? rememberedBoard() : "") || "";
   let list = null;
   const inputs = new Map();
@@ -108,8 +118,8 @@ export function boardPicker({ selected = "", onChange = null, testid = "board-pi
       const ladders = count(board.ladders);
       const snakes = count(board.snakes);
       const facts = [
-        ladders !== null ? `${ladders} ladder${ladders === 1 ? "" : "s"}` : null,
-        snakes !== null ? `${snakes} snake${snakes === 1 ? "" : "s"}` : null,
+        ladders !== null ? t("count.ladders", { count: ladders }) : null,
+        snakes !== null ? t("count.snakes", { count: snakes }) : null,
       ].filter(Boolean).join(" · ");
       const hint = lengthHint(board);
       const input = h("input", {
@@ -128,7 +138,7 @@ export function boardPicker({ selected = "", onChange = null, testid = "board-pi
         h("span", { class: "radio-card-body" },
           h("span", { class: "radio-card-title" }, boardTitle(board)),
           hint ? h("span", { class: "board-length", dataset: { testid: "board-length" } }, hint) : null,
-          board.description ? h("span", { class: "radio-card-text" }, String(board.description)) : null,
+          boardDescription(board) ? h("span", { class: "radio-card-text" }, boardDescription(board)) : null,
           facts ? h("span", { class: "radio-card-text board-facts" }, facts) : null)));
     }
     el.hidden = false;

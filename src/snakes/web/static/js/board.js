@@ -2,6 +2,7 @@
 // 10 x 10 squares in snaking order, wooden ladders, curvy patterned snakes, a start tray.
 
 import { s } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const CELL = 100;
 export const SIDE = 10;
@@ -54,11 +55,11 @@ export class Board {
       class: "board",
       viewBox: `${-PAD} ${-PAD} ${BOARD + PAD * 2} ${TRAY_TOP + TRAY_HEIGHT + PAD * 2}`,
       role: "img",
-      "aria-label": "The game board",
+      "aria-label": t("board.label"),
       "data-testid": "board",
       focusable: "false",
     });
-    this.title = s("title", { text: "The game board" });
+    this.title = s("title", { text: t("board.label") });
     this.el.append(this.title, this._defs());
     this.trayEl = this._tray();
     this.el.append(this._frame(), this._squares(), this.trayEl);
@@ -167,7 +168,7 @@ export class Board {
     const g = s("g", { class: "tray" });
     g.append(
       s("rect", { x: 0, y: TRAY_TOP, width: BOARD, height: TRAY_HEIGHT, rx: 16, fill: "url(#wood)", stroke: "#3b2410", "stroke-width": 4 }),
-      s("text", { x: 64, y: TRAY_TOP + TRAY_HEIGHT / 2 + 11, class: "tray-label", "text-anchor": "middle", text: "START" }),
+      s("text", { x: 64, y: TRAY_TOP + TRAY_HEIGHT / 2 + 11, class: "tray-label", "text-anchor": "middle", text: t("board.start") }),
     );
     for (let seat = 0; seat < 6; seat++) {
       const slot = traySlot(seat);

@@ -1,7 +1,9 @@
-// The token colours: which ones exist and their names come from the server (config.js);
-// this is how each one looks here, and a readable text colour on each.
+// The token colours: which ones exist comes from the server (config.js), their names from
+// the language catalogue (colour.<id>); this is how each one looks here, and a readable
+// text colour on each.
 
 import { config } from "./config.js";
+import { t, has } from "./i18n.js";
 
 const PALETTE = [
   { id: "red", label: "Red", fill: "#e0302b", light: "#ff8a80", ink: "#ffffff" },
@@ -16,7 +18,7 @@ const LOOK = new Map(PALETTE.map((c) => [c.id, c]));
 
 /** The server's colours, in its order, each with how it looks. */
 export function colourList() {
-  return config().colours.map((c) => ({ ...colour(c.id), label: c.label }));
+  return config().colours.map((c) => ({ ...colour(c.id), label: has(`colour.${c.id}`) ? t(`colour.${c.id}`) : c.label }));
 }
 
 export function colour(id) {
@@ -26,6 +28,7 @@ export function colour(id) {
 }
 
 function loadedLabel(id) {
+  if (has(`colour.${id}`)) return t(`colour.${id}`);
   try {
     const found = config().colours.find((c) => c.id === id);
     return found ? found.label : null;

@@ -3,6 +3,7 @@
 // is their one source; the page reads them once, before the first screen.
 
 import { getConfig } from "./api.js";
+import { t, has } from "./i18n.js";
 
 let loaded = null;
 
@@ -18,8 +19,9 @@ export function config() {
   return loaded;
 }
 
-/** "Classic", "Last One Standing": the name the server gives a finish mode. */
+/** "Classic", "Last One Standing": a finish mode's name in the language (else the server's). */
 export function finishName(id) {
+  if (has(`finish.${id}`)) return t(`finish.${id}`);
   const found = loaded && loaded.finishes.find((f) => f.id === id);
   return found ? found.name : String(id || "");
 }

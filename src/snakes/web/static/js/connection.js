@@ -4,19 +4,15 @@
 
 import { pongSample, viewSample } from "./server-clock.js";
 import { getSettings } from "./settings.js";
+import { t } from "./i18n.js";
 
 const BASE_DELAY = 500;
 const MAX_DELAY = 15000;
 const PING_EVERY = 20000;
 const SILENCE_LIMIT = 50000;
 
-const STATE_TEXT = {
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  offline: "Offline — waiting for the network",
-  closed: "Disconnected",
-};
+// The words for each state are in the catalogue (connection.<state>).
+const STATES = new Set(["connecting", "open", "reconnecting", "offline", "closed"]);
 
 export class Connection {
   /**
@@ -196,5 +192,5 @@ export function showConnectionState(state) {
   el.dataset.state = state;
   el.hidden = state === "idle";
   const text = el.querySelector(".connection-text");
-  if (text) text.textContent = STATE_TEXT[state] || "";
+  if (text) text.textContent = STATES.has(state) ? t(`connection.${state}`) : "";
 }

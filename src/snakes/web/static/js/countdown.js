@@ -5,6 +5,7 @@
 // reach the server in time, so the shown time runs a little ahead of the server's.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { toLocal, oneWayDelay } from "./server-clock.js";
 
 // Besides the trip to the server: timer ticks, rendering, the server's own queue.
@@ -43,7 +44,7 @@ export class Countdown {
         ? c.remaining_ms
         : Math.max(0, Math.min(total, deadline - Date.now() - oneWayDelay() - SAFETY_MS));
       const seconds = Math.ceil(left / 1000);
-      this.text.textContent = c.paused ? "Countdown paused" : `${seconds} s left to roll`;
+      this.text.textContent = c.paused ? t("countdown.paused") : t("countdown.left", { count: seconds });
       this.el.dataset.left = String(seconds);
       this.fill.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
       this.el.classList.toggle("urgent", !c.paused && left < 5000);

@@ -2,6 +2,7 @@
 // server rolled. It never picks a value itself.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { duration, reducedMotion } from "./settings.js";
 
 // Cube rotation (degrees about X and Y) that brings each face to the front.
@@ -20,7 +21,7 @@ export class Die {
     this.value = null;
     this.cube = h("div", { class: "die-cube" },
       [1, 2, 3, 4, 5, 6].map((n) => h("div", { class: `die-face die-face-${n}` }, PIPS[n].map((p) => h("span", { class: `pip pip-${p}` })))));
-    this.el = h("div", { class: "die", role: "img", "aria-label": "The die, not rolled yet", dataset: { testid: "die", value: "" } },
+    this.el = h("div", { class: "die", role: "img", "aria-label": t("die.notRolled"), dataset: { testid: "die", value: "" } },
       h("div", { class: "die-bounce" }, this.cube));
     this.bounce = this.el.firstChild;
     // Not rolled yet: a blank die, never a 1 nobody rolled.
@@ -89,7 +90,7 @@ export class Die {
     this.cube.style.transform = rot(fx, fy, 0);
     this.value = value;
     this.el.dataset.value = String(value);
-    this.el.setAttribute("aria-label", `The die shows ${value}`);
+    this.el.setAttribute("aria-label", t("die.shows", { value }));
   }
 }
 

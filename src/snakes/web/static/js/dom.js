@@ -64,12 +64,8 @@ export function isInteractive(target) {
 
 export const wait = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-/** "1st", "2nd", "3rd", "4th" ... */
-export function ordinal(n) {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
-}
+/** "1st", "2nd", "3rd", "4th" ... in the page's language (Intl's ordinal categories). */
+export { ordinal } from "./i18n.js";
 
 let uid = 0;
 /** A unique id for label/aria wiring. */

@@ -4,16 +4,40 @@
 import { applyToDocument, getSettings, updateSettings, onSettingsChange } from "./settings.js";
 import { unlockAudio } from "./sound.js";
 import { loadConfig } from "./config.js";
+import { t, setAvailable, chooseLanguage, loadLanguage, currentLanguage } from "./i18n.js";
 import { closeSession } from "./session.js";
 import * as home from "./screens/home.js";
 import * as setup from "./screens/setup.js";
 import * as game from "./screens/game.js";
 import * as result from "./screens/result.js";
-import * as content from "./screens/content.js";
-import * as settingsScreen from "./screens/settings-screen.js";
-import * as online from "./screens/online.js";
 import * as verify from "./screens/verify-route.js";
 import * as replay from "./screens/replay-route.js";
+
+/**
+ * A screen fetched when first opened (not needed for the first game, so the first load
+ * stays small). Its heading takes the focus once it is drawn, as a screen's always does.
+ */
+function lazy(load) {
+  return {
+    mount(root, route, ctx) {
+      let cleanup = null;
+      let gone = false;
+      load().then((screen) => {
+        if (gone) return;
+        cleanup = screen.mount(root, route, ctx);
+        focusHeading();
+      }, (err) => console.error(err));
+      return () => {
+        gone = true;
+        if (typeof cleanup === "function") cleanup();
+      };
+    },
+  };
+}
+
+const content = lazy(() => import("./screens/content.js"));
+const settingsScreen = lazy(() => import("./screens/settings-screen.js"));
+const online = lazy(() => import("./screens/online.js"));
 
 const ROUTES = {
   "": home,
@@ -77,19 +101,23 @@ async function route(force = false) {
       if (active) active.guard = fn;
     },
     setTitle: (title) => {
-      document.title = title ? `${title} — Snakes & Ladders` : "Snakes & Ladders";
+      document.title = title ? t("page.title", { screen: title }) : t("app.name");
     },
   };
   active = { name: next.name, path: next.path, cleanup: null, guard: null };
   ctx.setTitle("");
   const cleanup = ROUTES[next.name].mount(app, { name: next.name, params: next.params }, ctx);
   active.cleanup = typeof cleanup === "function" ? cleanup : null;
+  focusHeading();
+  window.scrollTo(0, 0);
+}
+
+function focusHeading() {
   const heading = app.querySelector("h1");
   if (heading) {
     heading.setAttribute("tabindex", "-1");
     heading.focus({ preventScroll: true });
   }
-  window.scrollTo(0, 0);
 }
 
 function setupSoundToggle() {
@@ -98,31 +126,66 @@ function setupSoundToggle() {
     const on = getSettings().sound;
     button.setAttribute("aria-pressed", String(on));
     button.classList.toggle("muted", !on);
-    button.title = on ? "Sound is on" : "Sound is off";
+    button.title = on ? t("page.soundOn") : t("page.soundOff");
   };
   button.addEventListener("click", () => updateSettings({ sound: !getSettings().sound }));
   onSettingsChange(sync);
+  setupSoundSync = sync;
   sync();
 }
+
+/** Show the chosen language (the player's, else the browser's); English if that fails. */
+async function useLanguage() {
+  const wanted = chooseLanguage(getSettings().language);
+  try {
+    await loadLanguage(wanted);
+  } catch (err) {
+    if (wanted === "en") throw err;
+    console.error(err);
+    await loadLanguage("en");
+  }
+}
+
+/** A new language from Settings: load it and draw the screen again in it. */
+function followLanguage() {
+  let shown = currentLanguage();
+  onSettingsChange((now) => {
+    const wanted = chooseLanguage(now.language);
+    if (wanted === shown) return;
+    shown = wanted;
+    routing = routing
+      .then(() => useLanguage())
+      .then(() => {
+        setupSoundSync();
+        return route(true);
+      })
+      .catch((err) => console.error(err));
+  });
+}
+
+let setupSoundSync = () => {};
 
 async function start() {
   applyToDocument();
   try {
-    await loadConfig();
+    const config = await loadConfig();
+    setAvailable(config.languages);
+    await useLanguage();
   } catch (err) {
     const retry = document.createElement("button");
     retry.className = "button button-primary";
     retry.type = "button";
-    retry.textContent = "Try again";
+    retry.textContent = t("common.tryAgain") === "common.tryAgain" ? "Try again" : t("common.tryAgain");
     retry.addEventListener("click", () => location.reload());
     const text = document.createElement("p");
     text.className = "panel-card";
-    text.textContent = err && err.message ? err.message : "Could not reach the game server.";
+    text.textContent = t("error.network") === "error.network" ? "Could not reach the game server." : t("error.network");
     app.replaceChildren(text, retry);
     return;
   }
   unlockAudio();
   setupSoundToggle();
+  followLanguage();
   // An invite link (/r/CODE) opens the online join screen for that room.
   const invite = location.pathname.match(/^\/r\/([A-Za-z0-9]{4,12})\/?$/);
   if (invite && !location.hash) {

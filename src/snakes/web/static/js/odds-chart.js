@@ -4,20 +4,24 @@
 // ladders and snakes that swung the game are marked; a click picks the move under it.
 // Lines differ by dash as well as colour, and end in the seat's token mark.
 
-import { s, ordinal } from "./dom.js";
+import { s } from "./dom.js";
+import { t, ordinal, formatNumber } from "./i18n.js";
 import { colour, tokenMarks } from "./colours.js";
 
 const DASHES = ["", "10 5", "3 4", "12 4 3 4", "6 3", "2 6"];
 
 /** "48.2%" or "1.83" for one value of a story of kind `kind`. */
 export function formatOdds(kind, value) {
-  if (kind === "win") return `${(value * 100).toFixed(value > 0 && value < 0.001 ? 2 : 1)}%`;
-  return value.toFixed(2);
+  if (kind === "win") {
+    const digits = value > 0 && value < 0.001 ? 2 : 1;
+    return formatNumber(value, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+  return formatNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 /** In words, for a screen reader or a tooltip: "48.2% chance to win", "expected place 1.83". */
 export function oddsWords(kind, value) {
-  return kind === "win" ? `${formatOdds(kind, value)} chance to win` : `expected place ${formatOdds(kind, value)}`;
+  return kind === "win" ? t("odds.chance", { percent: formatOdds(kind, value) }) : t("odds.expected", { place: formatOdds(kind, value) });
 }
 
 /**
@@ -55,13 +59,13 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
   for (const tick of ticks) {
     grid.append(
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(tick), y2: y(tick) }),
-      s("text", { class: "chart-tick", x: pad.left - 8, y: y(tick), "text-anchor": "end", "dominant-baseline": "central", text: win ? `${Math.round(tick * 100)}%` : ordinal(tick) }),
+      s("text", { class: "chart-tick", x: pad.left - 8, y: y(tick), "text-anchor": "end", "dominant-baseline": "central", text: win ? formatNumber(tick, { style: "percent" }) : ordinal(tick) }),
     );
   }
   if (!compact) {
     grid.append(
       s("text", { class: "chart-axis", x: pad.left + plotW / 2, y: height - 6, "text-anchor": "middle", text: `Move (0–${steps.length - 1})` }),
-      s("text", { class: "chart-axis", x: 12, y: pad.top + plotH / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${pad.top + plotH / 2})`, text: win ? "Chance to win" : "Expected place" }),
+      s("text", { class: "chart-axis", x: 12, y: pad.top + plotH / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${pad.top + plotH / 2})`, text: win ? t("chart.win") : t("chart.place") }),
     );
   }
   svg.append(grid);
@@ -140,7 +144,6 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
 export function summary(story) {
   const first = story.steps[0].odds;
   const final = story.steps[story.steps.length - 1].odds;
-  const what = story.kind === "win" ? "Chance to win" : "Expected place";
-  const parts = story.seats.map((seat, i) => `${seat.name} from ${formatOdds(story.kind, first[i])} to ${formatOdds(story.kind, final[i])}`);
-  return `${what} after every move, ${story.steps.length - 1} moves: ${parts.join("; ")}.`;
+  const parts = story.seats.map((seat, i) => t("chart.seatLine", { name: seat.name, from: formatOdds(story.kind, first[i]), to: formatOdds(story.kind, final[i]) }));
+  return t(story.kind === "win" ? "chart.summaryWin" : "chart.summaryPlace", { count: story.steps.length - 1, seats: parts.join("; ") });
 }

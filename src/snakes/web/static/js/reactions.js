@@ -7,28 +7,50 @@ import { h, uniqueId } from "./dom.js";
 import { config } from "./config.js";
 import { announcer } from "./announcer.js";
 import { getSettings } from "./settings.js";
+import { t } from "./i18n.js";
 
-/** Every word this feature shows or speaks, in one place (for the language catalogues). */
+// Every word this feature shows or speaks, from the language catalogue (reaction.*).
+const IDS = ["clap", "laugh", "wow", "scream", "snake", "ladder", "party", "wave"];
+
 export const WORDS = Object.freeze({
-  names: Object.freeze({
-    clap: "clap", laugh: "laugh", wow: "wow", scream: "scream",
-    snake: "snake", ladder: "ladder", party: "party", wave: "wave",
-  }),
-  open: "React",
-  openLabel: "Send a reaction",
-  tray: "Reactions",
+  get names() {
+    return Object.fromEntries(IDS.map((id) => [id, t(`reaction.${id}`)]));
+  },
+  get open() {
+    return t("reaction.open");
+  },
+  get openLabel() {
+    return t("reaction.openLabel");
+  },
+  get tray() {
+    return t("reaction.tray");
+  },
   /** What the announcer says: "Ava: clap". */
-  said: (name, word) => `${name}: ${word}`,
-  tableSwitch: "Reactions for everyone",
-  tableHint: "As host, you can turn reactions off for the whole room.",
-  turnedOff: "The host turned reactions off.",
-  turnedOn: "The host turned reactions on.",
-  offNote: "Reactions are off for this room.",
-  lobbyLine: (on) => (on ? "Reactions on" : "Reactions off"),
-  muteTitle: "Mute reactions",
-  muteHint: "Hide and silence everyone's reactions on this device (online games).",
-  muteSaved: (muted) => (muted ? "reactions muted" : "reactions shown"),
-  tooMany: (seconds) => `One moment — your next reaction can go in ${seconds} s.`,
+  said: (name, word) => t("reaction.said", { name, word }),
+  get tableSwitch() {
+    return t("reaction.tableSwitch");
+  },
+  get tableHint() {
+    return t("reaction.tableHint");
+  },
+  get turnedOff() {
+    return t("reaction.turnedOff");
+  },
+  get turnedOn() {
+    return t("reaction.turnedOn");
+  },
+  get offNote() {
+    return t("reaction.offNote");
+  },
+  lobbyLine: (on) => t(on ? "reaction.lobbyOn" : "reaction.lobbyOff"),
+  get muteTitle() {
+    return t("reaction.muteTitle");
+  },
+  get muteHint() {
+    return t("reaction.muteHint");
+  },
+  muteSaved: (muted) => t(muted ? "reaction.muted" : "reaction.shown"),
+  tooMany: (seconds) => t("reaction.tooMany", { count: seconds }),
 });
 
 const EMOJI = Object.freeze({
@@ -52,7 +74,7 @@ export function emojiOf(id) {
 }
 
 export function wordOf(id) {
-  return WORDS.names[id] || String(id);
+  return IDS.includes(id) ? t(`reaction.${id}`) : String(id);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Seat cards: colour, mark, name, square and status for every seat; the current one
 // glows and says whose turn it is.
 
-import { h, ordinal } from "./dom.js";
+import { h } from "./dom.js";
+import { t, ordinal } from "./i18n.js";
 import { tokenMarks } from "./colours.js";
 
 /**
@@ -16,9 +17,9 @@ export function renderSeatCards(list, view, squares, mine, onRemove = null) {
     const current = !view.over && view.turn === seat.index && seat.status === "racing";
     const isMine = mine.has(seat.index) && seat.kind === "human";
     const chips = [];
-    if (seat.kind === "ai") chips.push(h("span", { class: "chip chip-ai" }, "AI"));
-    if (view.mode === "online" && isMine) chips.push(h("span", { class: "chip chip-you" }, "You"));
-    if (seat.host && view.mode === "online") chips.push(h("span", { class: "chip" }, "Host"));
+    if (seat.kind === "ai") chips.push(h("span", { class: "chip chip-ai" }, t("chip.ai")));
+    if (view.mode === "online" && isMine) chips.push(h("span", { class: "chip chip-you" }, t("chip.you")));
+    if (seat.host && view.mode === "online") chips.push(h("span", { class: "chip" }, t("chip.host")));
     const card = h("li", {
       class: ["seat-card", `colour-${seat.colour}`, current && "current", seat.status !== "racing" && `is-${seat.status}`],
       dataset: { testid: "seat-card", seat: String(seat.index), square: String(square), status: statusKey(seat), current: String(current) },
@@ -28,18 +29,32 @@ export function renderSeatCards(list, view, squares, mine, onRemove = null) {
       h("span", { class: "seat-info" },
         h("span", { class: "seat-name-row" }, h("span", { class: "seat-name" }, seat.name), chips),
         h("span", { class: "seat-meta" },
-          h("span", { class: "seat-square" }, square > 0
-            ? [h("span", { class: "seat-square-word" }, "Square "), String(square)]
-            : [h("span", { class: "seat-square-word" }, "At the "), "start"]),
+          h("span", { class: "seat-square" }, square > 0 ? squareWords(square) : startWords()),
           h("span", { class: "seat-status" }, statusText(seat)))),
       // The banner says "Your turn, X!"; the card only marks whose go it is.
-      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, seat.kind === "ai" ? "Rolling…" : "Up now") : null,
+      current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, seat.kind === "ai" ? t("seat.rolling") : t("seat.upNow")) : null,
       onRemove && seat.status === "racing" && !mine.has(seat.index) && (seat.away || (seat.kind === "human" && seat.connected === false))
-        ? h("button", { class: "button button-ghost seat-remove", type: "button", dataset: { testid: "remove-player" }, on: { click: () => onRemove(seat) } }, `Remove ${seat.name}`)
+        ? h("button", { class: "button button-ghost seat-remove", type: "button", dataset: { testid: "remove-player" }, on: { click: () => onRemove(seat) } }, t("setup.remove", { name: seat.name }))
         : null);
     return card;
   });
   list.replaceChildren(...cards);
+}
+
+// "Square 12" / "At the start": on a narrow card only the number (or "start") shows, so
+// the catalogue marks the part that may hide with [brackets].
+function squareWords(square) {
+  return bracketed(t("seat.square", { square }));
+}
+
+function startWords() {
+  return bracketed(t("seat.atStart"));
+}
+
+function bracketed(text) {
+  const match = text.match(/^(.*)\[(.*)\](.*)$/);
+  if (!match) return text;
+  return [match[1], h("span", { class: "seat-square-word" }, match[2]), match[3]].filter((x) => x !== "");
 }
 
 function statusKey(seat) {
@@ -50,15 +65,15 @@ function statusKey(seat) {
 }
 
 export function statusText(seat) {
-  if (seat.status === "finished") return seat.place ? `Finished ${ordinal(seat.place)}` : "Finished";
-  if (seat.status === "left") return "Left";
-  if (seat.away) return "Away";
-  if (seat.kind === "human" && seat.connected === false) return "Disconnected";
-  return "Racing";
+  if (seat.status === "finished") return seat.place ? t("seat.finishedPlace", { place: ordinal(seat.place) }) : t("seat.finished");
+  if (seat.status === "left") return t("seat.left");
+  if (seat.away) return t("chip.away");
+  if (seat.kind === "human" && seat.connected === false) return t("seat.disconnected");
+  return t("seat.racing");
 }
 
 export function turnText(seat, isMine) {
-  if (isMine) return `Your turn, ${seat.name}!`;
-  if (seat.kind === "ai") return `${seat.name} is rolling…`;
-  return `Waiting for ${seat.name}…`;
+  if (isMine) return t("announce.yourTurn", { name: seat.name });
+  if (seat.kind === "ai") return t("seat.isRolling", { name: seat.name });
+  return t("seat.waitingFor", { name: seat.name });
 }

@@ -1,17 +1,21 @@
-// Player preferences kept in localStorage: animation speed, sound, reduced motion, the
-// live odds panel, muted reactions, and the house-rule defaults that new games start from.
+// Player preferences kept in localStorage: language, animation speed, sound, reduced
+// motion, the live odds panel, muted reactions, and the house-rule defaults that new
+// games start from.
 
 const KEY = "snakes.settings";
 
+// Their names are in the language catalogues (settings.speed.<id>).
 export const SPEEDS = {
-  slow: { label: "Slow", factor: 1.6 },
-  normal: { label: "Normal", factor: 1 },
-  fast: { label: "Fast", factor: 0.5 },
+  slow: { factor: 1.6 },
+  normal: { factor: 1 },
+  fast: { factor: 0.5 },
   // Used by tests and impatient players: every animation still runs, in ~no time.
-  instant: { label: "Instant", factor: 0.001 },
+  instant: { factor: 0.001 },
 };
 
 const DEFAULTS = Object.freeze({
+  // null: follow the browser's languages; a code ("hi"): the player's choice.
+  language: null,
   speed: "normal",
   sound: true,
   // null: follow the system's "reduce motion"; true or false: the player's choice wins.
@@ -43,6 +47,7 @@ function sanitize(raw) {
       if (typeof raw[key] === "boolean") out[key] = raw[key];
     }
     if (raw.reducedMotion === null) out.reducedMotion = null;
+    if (typeof raw.language === "string" && /^[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,2}$/.test(raw.language)) out.language = raw.language;
   }
   return out;
 }

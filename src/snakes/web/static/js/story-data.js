@@ -3,6 +3,7 @@
 // the replay and the chart only draw them. Asked once per game and kept for the visit.
 
 import { ApiError } from "./api.js";
+import { t } from "./i18n.js";
 
 const stories = new Map();
 
@@ -27,12 +28,12 @@ async function load(url) {
   try {
     response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
   } catch {
-    throw new ApiError("network", "Could not reach the game server. Check your connection and try again.");
+    throw new ApiError("network", t("error.network"));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     const err = data && data.error;
-    throw new ApiError(String((err && err.code) || `http_${response.status}`), (err && err.message) || `The server answered ${response.status}.`, response.status);
+    throw new ApiError(String((err && err.code) || `http_${response.status}`), (err && err.message) || t("error.http", { status: String(response.status) }), response.status);
   }
   return data;
 }

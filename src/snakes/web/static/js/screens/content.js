@@ -1,25 +1,27 @@
-// How to play and FAQ: fetched from GET /api/content, which the server builds from the
-// same board and rule data the engine uses. No rules text lives in this file.
+// How to play and FAQ: fetched from GET /api/content?lang=…, which the server builds from
+// the same board and rule data the engine uses, in the words of the language's catalogue.
+// No rules text lives in this file.
 
 import { h } from "../dom.js";
 import { getContent } from "../api.js";
+import { t, currentLanguage, errorText } from "../i18n.js";
 
-let cache = null;
+const cache = new Map();
 
 export function mount(root, route, ctx) {
   const faq = route.name === "faq";
-  const title = faq ? "FAQ" : "How to play";
+  const title = faq ? t("nav.faq") : t("nav.howto");
   ctx.setTitle(title);
-  const body = h("div", { class: "content-body", "aria-busy": "true" }, h("p", { class: "loading" }, "Loading…"));
+  const body = h("div", { class: "content-body", "aria-busy": "true" }, h("p", { class: "loading" }, t("common.loading")));
   const screen = h("section", { class: "screen content", dataset: { screen: faq ? "faq" : "howto" } },
     h("h1", {}, title),
     body,
-    h("nav", { class: "form-actions", "aria-label": "More" },
-      h("a", { class: "button button-secondary", href: "#/" }, "Home"),
+    h("nav", { class: "form-actions", "aria-label": t("nav.more") },
+      h("a", { class: "button button-secondary", href: "#/" }, t("common.home")),
       faq
-        ? h("a", { class: "button button-secondary", href: "#/howto" }, "How to play")
-        : h("a", { class: "button button-secondary", href: "#/faq" }, "FAQ"),
-      h("a", { class: "button button-primary", href: "#/setup/ai" }, "Play now")));
+        ? h("a", { class: "button button-secondary", href: "#/howto" }, t("nav.howto"))
+        : h("a", { class: "button button-secondary", href: "#/faq" }, t("nav.faq")),
+      h("a", { class: "button button-primary", href: "#/setup/ai" }, t("nav.playNow"))));
   root.append(screen);
   let alive = true;
 
@@ -27,14 +29,16 @@ export function mount(root, route, ctx) {
 
   async function load() {
     try {
-      cache = cache || (await getContent());
+      const lang = currentLanguage();
+      if (!cache.has(lang)) cache.set(lang, await getContent(lang));
       if (!alive) return;
-      body.replaceChildren(...(faq ? renderFaq(cache) : renderHowto(cache)));
+      const content = cache.get(lang);
+      body.replaceChildren(...(faq ? renderFaq(content) : renderHowto(content)));
     } catch (err) {
       if (!alive) return;
       body.replaceChildren(
-        h("p", { class: "form-error", role: "alert" }, err && err.message ? err.message : "Could not load this page."),
-        h("button", { class: "button button-secondary", type: "button", on: { click: () => { body.replaceChildren(h("p", { class: "loading" }, "Loading…")); load(); } } }, "Try again"));
+        h("p", { class: "form-error", role: "alert" }, err && err.code ? errorText(err.code, err.message) : t("content.failed")),
+        h("button", { class: "button button-secondary", type: "button", on: { click: () => { body.replaceChildren(h("p", { class: "loading" }, t("common.loading"))); load(); } } }, t("common.tryAgain")));
     }
     body.removeAttribute("aria-busy");
   }
@@ -49,24 +53,24 @@ const list = (value) => (Array.isArray(value) ? value : []);
 
 function versionLine(content) {
   return content && content.version
-    ? h("p", { class: "version-line", dataset: { testid: "content-version" } }, `Last reviewed against the game: ${text(content.version)}`)
+    ? h("p", { class: "version-line", dataset: { testid: "content-version" } }, t("content.version", { version: text(content.version) }))
     : null;
 }
 
 function renderHowto(content) {
   const sections = list(content && content.howto);
-  if (!sections.length) return [h("p", {}, "No instructions are available right now.")];
+  if (!sections.length) return [h("p", {}, t("content.noHowto"))];
   return [
     versionLine(content),
     ...sections.map((section, i) =>
       h("section", { class: "panel-card content-section", dataset: { testid: "howto-section" } },
-        h("h2", {}, section && section.title ? text(section.title) : `Part ${i + 1}`),
+        h("h2", {}, section && section.title ? text(section.title) : t("content.part", { n: i + 1 })),
         list(section && section.paragraphs).map((p) => h("p", {}, text(p))),
         list(section && section.items).length
           ? h("ul", { class: "content-items" }, list(section.items).map((item) => h("li", {}, text(item))))
           : null,
-        jumpList(section, "ladders", "🪜 Ladders (up)"),
-        jumpList(section, "snakes", "🐍 Snakes (down)"))),
+        jumpList(section, "ladders", t("content.ladders")),
+        jumpList(section, "snakes", t("content.snakes")))),
   ];
 }
 
@@ -83,7 +87,7 @@ function jumpList(section, key, heading) {
 
 function renderFaq(content) {
   const entries = list(content && content.faq);
-  if (!entries.length) return [h("p", {}, "No questions here yet.")];
+  if (!entries.length) return [h("p", {}, t("content.noFaq"))];
   return [
     versionLine(content),
     h("div", { class: "faq-list" },

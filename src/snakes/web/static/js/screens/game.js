@@ -2,11 +2,12 @@
 // It sends intents and renders what the server says: every update's events are
 // animated in order, then the update's room view is settled into.
 
-import { h, isInteractive, ordinal } from "../dom.js";
+import { h, isInteractive } from "../dom.js";
+import { t, ordinal, errorText, formatNumber } from "../i18n.js";
 import { Board } from "../board.js";
 import { Tokens } from "../tokens.js";
 import { Die } from "../die.js";
-import { announcer, describeEvents, describePositions } from "../announcer.js";
+import { announcer, describeEvents, describePositions, describeWhere } from "../announcer.js";
 import { Countdown } from "../countdown.js";
 import { sound } from "../sound.js";
 import { duration, setBoost, getSettings, onSettingsChange } from "../settings.js";
@@ -25,7 +26,7 @@ export function mount(root, route, ctx) {
   const code = String(route.params[0] || "").toUpperCase();
   const secret = secretFor(code);
   const session = openSession(code, secret);
-  ctx.setTitle("Game");
+  ctx.setTitle(t("game.title"));
 
   // What is on screen: the last room view applied, plus per-event progress.
   let shown = null;
@@ -45,40 +46,40 @@ export function mount(root, route, ctx) {
   let titleSignalled = false;
   const die = new Die();
 
-  const heading = h("h1", { class: "game-title" }, "Jungle race");
+  const heading = h("h1", { class: "game-title" }, t("game.heading"));
   const rulesLine = h("p", { class: "rules-line", dataset: { testid: "rules-summary" } });
-  const boardArea = h("div", { class: "board-area" }, h("p", { class: "loading" }, "Opening the game…"));
+  const boardArea = h("div", { class: "board-area" }, h("p", { class: "loading" }, t("game.opening")));
   const banner = h("p", { class: "turn-banner", id: "turn-banner", dataset: { testid: "turn-banner" } });
   const rollButton = h("button", {
     class: "button roll-button", type: "button", "aria-disabled": "true", "aria-describedby": "turn-banner",
     dataset: { testid: "roll" }, on: { click: () => roll() },
-  }, h("span", { class: "roll-label" }, "Roll"), h("span", { class: "roll-key", "aria-hidden": "true" }, "Space"));
+  }, h("span", { class: "roll-label" }, t("game.roll")), h("span", { class: "roll-key", "aria-hidden": "true" }, t("game.space")));
   const logLine = h("p", { class: "log-line", dataset: { testid: "log-line" } }, "");
   // It scrolls, so it takes focus: keyboard users can scroll it too.
-  const logList = h("ol", { class: "log-list", tabindex: "0", "aria-label": "Everything that happened, newest first", dataset: { testid: "log-list" } });
+  const logList = h("ol", { class: "log-list", tabindex: "0", "aria-label": t("game.logLabel"), dataset: { testid: "log-list" } });
   const skipButton = h("button", {
     class: "button button-secondary skip-button", type: "button", hidden: true, dataset: { testid: "skip-to-results" },
     on: { click: () => skipToResults() },
-  }, "Skip to results");
+  }, t("game.skip"));
   const countdown = new Countdown();
   const reactionTray = new ReactionTray({ send: (message) => session.send(message) });
   const watchBadge = h("p", { class: "watch-badge", hidden: true, dataset: { testid: "watching" } },
-    h("span", { "aria-hidden": "true" }, "👀 "), "Watching — you are not playing in this game");
-  const cards = h("ol", { class: "seat-cards", "aria-label": "Players" });
+    h("span", { "aria-hidden": "true" }, "👀 "), t("game.watchingBadge"));
+  const cards = h("ol", { class: "seat-cards", "aria-label": t("setup.players") });
   const fairLine = h("p", { class: "fair-line", hidden: true, dataset: { testid: "fair-line" } });
   // On a big screen the log is open from the start: the right column has room for it.
   const gameLog = h("details", { class: "game-log", open: window.matchMedia("(min-width: 900px)").matches },
-    h("summary", {}, "Game log"), logList, fairLine);
+    h("summary", {}, t("game.log")), logList, fairLine);
   const oddsList = h("ol", { class: "odds-list", dataset: { testid: "odds-list" } });
   const oddsNote = h("p", { class: "odds-note", dataset: { testid: "odds-note" } });
   const oddsPanel = h("section", { class: "odds-panel", hidden: true, "aria-labelledby": "odds-heading", dataset: { testid: "odds-panel" } },
-    h("h2", { id: "odds-heading", class: "panel-heading" }, "Live odds"),
+    h("h2", { id: "odds-heading", class: "panel-heading" }, t("odds.heading")),
     oddsNote,
     oddsList);
   const notice = h("p", { class: "game-notice", role: "alert", dataset: { testid: "game-notice" } });
-  const leaveButton = h("button", { class: "button button-ghost leave-button", type: "button", hidden: true, dataset: { testid: "leave-game" }, on: { click: () => leaveGame() } }, "Leave game");
+  const leaveButton = h("button", { class: "button button-ghost leave-button", type: "button", hidden: true, dataset: { testid: "leave-game" }, on: { click: () => leaveGame() } }, t("game.leave"));
   const homeButton = h("button", { class: "button button-ghost home-button", type: "button", dataset: { testid: "home" }, on: { click: () => ctx.navigate("") } },
-    h("span", { "aria-hidden": "true" }, "← "), "Home");
+    h("span", { "aria-hidden": "true" }, "← "), t("common.home"));
 
   const screen = h("section", { class: "screen game", dataset: { screen: "game", code, version: "" } },
     h("div", { class: "game-top" }, homeButton, h("div", { class: "game-heading" }, heading, rulesLine)),
@@ -92,7 +93,7 @@ export function mount(root, route, ctx) {
           reactionTray.el),
         notice,
         h("section", { class: "players", "aria-labelledby": "players-heading" },
-          h("h2", { id: "players-heading", class: "panel-heading" }, "Players"),
+          h("h2", { id: "players-heading", class: "panel-heading" }, t("setup.players")),
           cards),
         oddsPanel,
         gameLog,
@@ -103,12 +104,10 @@ export function mount(root, route, ctx) {
   ctx.setGuard(async () => {
     if (leaving || !shown || shown.phase !== "playing" || shown.over || session.mySeats().size === 0) return true;
     const ok = await confirmDialog({
-      title: "Leave this game?",
-      text: shown.mode === "online"
-        ? "You can come back with the room code while the game goes on; your turns may be skipped while you are away."
-        : "The game is saved on this device: pick it up again with “Resume game” on the home screen.",
-      ok: "Leave game",
-      cancel: "Keep playing",
+      title: t("game.leaveTitle"),
+      text: shown.mode === "online" ? t("game.leaveOnline") : t("game.leaveLocal"),
+      ok: t("game.leave"),
+      cancel: t("game.keepPlaying"),
     });
     leaving = ok;
     if (!ok) focusRollIfMine();
@@ -133,7 +132,7 @@ export function mount(root, route, ctx) {
   document.addEventListener("keydown", onKey);
   const onVisible = () => {
     if (!document.hidden) {
-      ctx.setTitle("Game");
+      ctx.setTitle(t("game.title"));
       titleSignalled = false;
     }
   };
@@ -154,7 +153,7 @@ export function mount(root, route, ctx) {
       // Joining mid-race (watching, or back after a reload): say where everyone is,
       // rather than "Roll the die to start the race!".
       if (!logLine.textContent && msg.room.phase === "playing" && msg.room.version > 0) {
-        announcer.show(`${watching() ? "You are watching. " : "Welcome back! "}${describePositions(msg.room).replace(/^Board with [^.]*\. /, "")}`);
+        announcer.show(t(watching() ? "game.watchingNow" : "game.welcomeBack", { where: describeWhere(msg.room) }));
       }
       if (isOver(msg.room)) finishSoon();
     } else if (msg.type === "update") {
@@ -179,9 +178,9 @@ export function mount(root, route, ctx) {
     clearPending();
     if (err.code === "room_not_found" || err.code === "bad_secret") {
       boardArea.replaceChildren(h("div", { class: "panel-card gone" },
-        h("h2", {}, err.code === "room_not_found" ? "This game is no longer here" : "This device is not part of this game"),
-        h("p", {}, err.message),
-        h("a", { class: "button button-primary", href: "#/" }, "Back home")));
+        h("h2", {}, err.code === "room_not_found" ? t("game.gone") : t("game.notPart")),
+        h("p", {}, errorText(err.code, err.message)),
+        h("a", { class: "button button-primary", href: "#/" }, t("game.backHome"))));
       leaving = true;
       return;
     }
@@ -189,13 +188,14 @@ export function mount(root, route, ctx) {
       session.resync();
       return;
     }
-    let text = err.message;
-    if (err.code === "too_many_reactions") text = REACTION_WORDS.tooMany(Math.max(1, Math.ceil(err.retryAfter || 1)));
-    else if (err.code === "reactions_off") text = REACTION_WORDS.offNote;
-    notice.textContent = text;
-    announcer.speak(text);
+    const message =
+      err.code === "too_many_reactions"
+        ? REACTION_WORDS.tooMany(Math.max(1, Math.ceil(err.retryAfter || 1)))
+        : errorText(err.code, err.message);
+    notice.textContent = message;
+    announcer.speak(message);
     setTimeout(() => {
-      if (notice.textContent === text) notice.textContent = "";
+      if (notice.textContent === message) notice.textContent = "";
     }, 6000);
     renderControls();
   }
@@ -252,7 +252,7 @@ export function mount(root, route, ctx) {
         await die.roll(ev.value, { bonus: ev.bonus });
         if (ev.value === 6) {
           sound.six();
-          popMoment(boardArea, "six", "Six!");
+          popMoment(boardArea, "six", t("moment.six"));
         }
         break;
       case "moved":
@@ -267,7 +267,7 @@ export function mount(root, route, ctx) {
       case "climbed":
         board.highlight(ev.start, true);
         sound.climb();
-        popMoment(boardArea, "ladder", `Up the ladder! ${ev.start} → ${ev.end}`);
+        popMoment(boardArea, "ladder", t("moment.ladder", { start: ev.start, end: ev.end }));
         await tokens.climb(seat, ev.start, ev.end, board.ladderPoints(ev.start));
         board.highlight(ev.start, false);
         squares.set(seat, ev.end);
@@ -278,7 +278,7 @@ export function mount(root, route, ctx) {
         board.bite(ev.start, true);
         sound.hiss();
         sound.slide();
-        popMoment(boardArea, "snake", `Hiss! ${ev.start} → ${ev.end}`);
+        popMoment(boardArea, "snake", t("moment.snake", { start: ev.start, end: ev.end }));
         await tokens.slide(seat, ev.start, ev.end, board.snakePoints(ev.start));
         board.bite(ev.start, false);
         board.highlight(ev.start, false);
@@ -290,7 +290,7 @@ export function mount(root, route, ctx) {
         break;
       case "bonus_roll":
         sound.bonus();
-        banner.textContent = "Six! Roll again!";
+        banner.textContent = t("game.sixAgain");
         banner.classList.add("bonus");
         await pause(duration(350));
         break;
@@ -309,7 +309,7 @@ export function mount(root, route, ctx) {
       case "game_ended":
         sound.win();
         if (room.winner !== null && room.winner !== undefined && room.seats[room.winner]) {
-          await popMoment(boardArea, "win", `${room.seats[room.winner].name} wins!`);
+          await popMoment(boardArea, "win", t("result.wins", { name: room.seats[room.winner].name }));
         }
         break;
       default:
@@ -351,11 +351,11 @@ export function mount(root, route, ctx) {
     const rules = room.rules || {};
     rulesLine.textContent = [
       finishName(rules.finish || "classic"),
-      rules.exact_finish ? "exact finish" : "no exact finish",
-      rules.six_again ? "sixes roll again" : "no bonus sixes",
+      rules.exact_finish ? t("rules.exactShort") : t("rules.noExactShort"),
+      rules.six_again ? t("rules.sixShort") : t("rules.noSixShort"),
     ].join(" · ");
     rulesLine.title = rulesLine.textContent;
-    heading.textContent = room.mode === "pass" ? "Pass & Play" : room.mode === "ai" ? "Play with AI" : `Room ${room.code}`;
+    heading.textContent = room.mode === "pass" ? t("mode.pass") : room.mode === "ai" ? t("mode.ai") : t("online.room", { code: room.code });
     board.describe(describePositions(room));
     banner.classList.remove("bonus");
     renderCards(room);
@@ -370,9 +370,8 @@ export function mount(root, route, ctx) {
     const commitment = room.fair && typeof room.fair.commitment === "string" ? room.fair.commitment : "";
     fairLine.hidden = !commitment;
     if (!commitment) return;
-    fairLine.replaceChildren("Fair dice: the server committed to its seed before the game — ",
-      h("span", { class: "mono" }, commitment),
-      ". After the game, “Verify this game” checks every roll against it.");
+    const [before, after = ""] = t("game.fair").split("{commitment}");
+    fairLine.replaceChildren(before, h("span", { class: "mono" }, commitment), after);
   }
 
   /**
@@ -388,31 +387,29 @@ export function mount(root, route, ctx) {
     const values = odds && Array.isArray(odds.values) ? odds.values : null;
     if (!values || (odds.kind !== "win" && odds.kind !== "place")) {
       oddsList.replaceChildren();
-      oddsNote.textContent = isOver(room) ? "The game is over." : "No odds for this game right now.";
+      oddsNote.textContent = isOver(room) ? t("odds.over") : t("odds.none");
       return;
     }
     const place = odds.kind === "place";
     const players = room.seats.length;
-    oddsNote.textContent = place
-      ? "Expected finishing place of each player, worked out from every square and roll still possible."
-      : "Each player's chance to win from here, worked out exactly from the board.";
+    oddsNote.textContent = place ? t("odds.placeNote") : t("odds.winNote");
     const marks = tokenMarks(room.seats);
     oddsList.replaceChildren(...room.seats.map((seat, i) => {
       const value = Number(values[seat.index ?? i]);
       let text;
       let share;
       if (seat.status === "left") {
-        text = "left the race";
+        text = t("odds.left");
         share = 0;
       } else if (!Number.isFinite(value)) {
-        text = "not known";
+        text = t("odds.unknown");
         share = 0;
       } else if (place) {
-        text = seat.status === "finished" && seat.place ? `finished ${ordinal(seat.place)}` : `expected place ${value.toFixed(1)}`;
+        text = seat.status === "finished" && seat.place ? t("odds.finished", { place: ordinal(seat.place) }) : t("odds.expected", { place: formatNumber(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
         share = players > 1 ? (players - value) / (players - 1) : 1;
       } else {
         const pct = value * 100;
-        text = `${pct > 0 && pct < 1 ? "under 1" : pct > 99 && pct < 100 ? "over 99" : Math.round(pct)}% chance to win`;
+        text = pct > 0 && pct < 1 ? t("odds.under1") : pct > 99 && pct < 100 ? t("odds.over99") : t("odds.chance", { percent: formatNumber(Math.round(pct) / 100, { style: "percent" }) });
         share = value;
       }
       const fill = h("span", { class: "odds-fill" });
@@ -435,7 +432,7 @@ export function mount(root, route, ctx) {
       && seat.status === "racing" && session.mySeats().has(seat.index));
     if (mine && !turnWasMine && document.hidden) {
       sound.turn();
-      ctx.setTitle(`● Your turn, ${seat.name}!`);
+      ctx.setTitle(`● ${t("announce.yourTurn", { name: seat.name })}`);
       titleSignalled = true;
       if (typeof navigator.vibrate === "function") {
         try {
@@ -445,7 +442,7 @@ export function mount(root, route, ctx) {
         }
       }
     } else if (!mine && titleSignalled) {
-      ctx.setTitle("Game");
+      ctx.setTitle(t("game.title"));
       titleSignalled = false;
     }
     turnWasMine = mine;
@@ -471,7 +468,7 @@ export function mount(root, route, ctx) {
     const seat = room.seats[index];
     if (!seat) return;
     const mine = session.mySeats().has(index) && seat.kind === "human";
-    banner.textContent = bonus && mine ? `Bonus roll, ${seat.name}!` : turnText(seat, mine);
+    banner.textContent = bonus && mine ? t("game.bonusRoll", { name: seat.name }) : turnText(seat, mine);
     banner.classList.toggle("bonus", Boolean(bonus));
     banner.classList.toggle("mine", mine);
   }
@@ -482,10 +479,10 @@ export function mount(root, route, ctx) {
     rollButton.classList.toggle("ready", ok);
     if (!shown) return;
     const seat = shown.seats[shown.turn];
-    if (isOver(shown)) banner.textContent = "Game over!";
+    if (isOver(shown)) banner.textContent = t("game.over");
     else if (!busy && seat) showTurn(shown, seat.index, shown.bonus);
-    if (watching() && !isOver(shown) && seat) banner.textContent = `Watching · ${seat.name}'s turn`;
-    if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = "Reconnecting…";
+    if (watching() && !isOver(shown) && seat) banner.textContent = t("game.watchingTurn", { name: seat.name });
+    if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = t("connection.reconnecting");
     const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
     skipButton.hidden = !showSkip;
     // Nobody here rolls any more: the big button becomes "Skip to results".
@@ -510,7 +507,7 @@ export function mount(root, route, ctx) {
     const seat = shown.turn;
     const ref = session.send({ type: "roll", seat, version: session.room ? session.room.version : shown.version });
     if (!ref) {
-      notice.textContent = "Not connected right now — reconnecting…";
+      notice.textContent = t("game.notConnected");
       return;
     }
     pending = true;
@@ -531,20 +528,20 @@ export function mount(root, route, ctx) {
 
   async function removePlayer(seat) {
     const ok = await confirmDialog({
-      title: `Remove ${seat.name}?`,
-      text: `${seat.name} will be ranked as having left, and the race goes on without them.`,
-      ok: "Remove",
-      cancel: "Keep waiting",
+      title: t("game.removeTitle", { name: seat.name }),
+      text: t("game.removeText", { name: seat.name }),
+      ok: t("game.removeOk"),
+      cancel: t("game.keepWaiting"),
     });
     if (ok) session.send({ type: "remove", seat: seat.index });
   }
 
   async function leaveGame() {
     const ok = await confirmDialog({
-      title: "Give up your seat?",
-      text: "You leave the race for good; the others play on without you.",
-      ok: "Leave game",
-      cancel: "Keep playing",
+      title: t("game.giveUpTitle"),
+      text: t("game.giveUpText"),
+      ok: t("game.leave"),
+      cancel: t("game.keepPlaying"),
     });
     if (!ok) {
       focusRollIfMine();
@@ -560,7 +557,7 @@ export function mount(root, route, ctx) {
     if (skipSent) return;
     skipSent = true;
     skipButton.disabled = true;
-    announcer.show("Playing the remaining turns…");
+    announcer.show(t("game.playingRest"));
     session.send({ type: "finish_ai" });
   }
 

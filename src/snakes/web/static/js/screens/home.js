@@ -3,8 +3,8 @@
 import { h } from "../dom.js";
 import { loadGame, clearGame } from "../saved-game.js";
 import { getRoom } from "../api.js";
+import { t } from "../i18n.js";
 
-const MODE_NAMES = { ai: "Play with AI", pass: "Pass & Play", online: "Online room" };
 
 export function mount(root, _route, ctx) {
   ctx.setTitle("");
@@ -14,26 +14,26 @@ export function mount(root, _route, ctx) {
   const screen = h("section", { class: "screen home", dataset: { screen: "home" } },
     h("div", { class: "hero" },
       h("img", { class: "hero-logo", src: "/static/img/logo.svg", alt: "", width: 112, height: 112 }),
-      h("h1", { class: "hero-title" }, "Snakes ", h("span", { class: "amp" }, "&"), " Ladders"),
-      h("p", { class: "hero-tagline" }, "Race through the jungle! Climb the ladders, dodge the snakes, and be first to 100.")),
+      heroTitle(),
+      h("p", { class: "hero-tagline" }, t("home.tagline", { finish: 100 }))),
     resumeSlot,
-    h("nav", { class: "mode-buttons", "aria-label": "Choose how to play" },
-      modeButton("Play with AI", "Race 1–5 computer players", "ai", () => ctx.navigate("setup/ai"), "play-ai"),
-      modeButton("Pass & Play", "2–6 friends share this device", "pass", () => ctx.navigate("setup/pass"), "play-pass"),
-      modeButton("Play Online", "A private room for friends", "online", () => ctx.navigate("online"), "play-online")),
-    h("nav", { class: "home-links", "aria-label": "More" },
-      h("a", { class: "button button-secondary", href: "#/howto", dataset: { testid: "nav-howto" } }, "How to play"),
-      h("a", { class: "button button-secondary", href: "#/faq", dataset: { testid: "nav-faq" } }, "FAQ"),
-      h("a", { class: "button button-secondary", href: "#/settings", dataset: { testid: "nav-settings" } }, "Settings")));
+    h("nav", { class: "mode-buttons", "aria-label": t("home.chooseMode") },
+      modeButton(t("mode.ai"), t("home.aiHint", { min: 1, max: 5 }), "ai", () => ctx.navigate("setup/ai"), "play-ai"),
+      modeButton(t("mode.pass"), t("home.passHint", { min: 2, max: 6 }), "pass", () => ctx.navigate("setup/pass"), "play-pass"),
+      modeButton(t("mode.online"), t("home.onlineHint"), "online", () => ctx.navigate("online"), "play-online")),
+    h("nav", { class: "home-links", "aria-label": t("nav.more") },
+      h("a", { class: "button button-secondary", href: "#/howto", dataset: { testid: "nav-howto" } }, t("nav.howto")),
+      h("a", { class: "button button-secondary", href: "#/faq", dataset: { testid: "nav-faq" } }, t("nav.faq")),
+      h("a", { class: "button button-secondary", href: "#/settings", dataset: { testid: "nav-settings" } }, t("nav.settings"))));
 
   if (saved && !saved.over) {
     const card = h("div", { class: "resume-card", dataset: { testid: "resume-card" } },
       h("div", { class: "resume-text" },
-        h("h2", { class: "resume-title" }, "Game in progress"),
-        h("p", {}, `${MODE_NAMES[saved.mode] || "Game"} · room ${saved.code}`)),
+        h("h2", { class: "resume-title" }, t("home.inProgress")),
+        h("p", {}, t("home.resumeLine", { mode: t(`modeName.${saved.mode in { ai: 1, pass: 1, online: 1 } ? saved.mode : "game"}`), code: saved.code }))),
       h("div", { class: "resume-actions" },
-        h("button", { class: "button button-primary", type: "button", dataset: { testid: "resume" }, on: { click: () => ctx.navigate(`game/${saved.code}`) } }, "Resume game"),
-        h("button", { class: "button button-ghost", type: "button", dataset: { testid: "forget-game" }, on: { click: () => { clearGame(); card.remove(); } } }, "Forget it")));
+        h("button", { class: "button button-primary", type: "button", dataset: { testid: "resume" }, on: { click: () => ctx.navigate(`game/${saved.code}`) } }, t("home.resume")),
+        h("button", { class: "button button-ghost", type: "button", dataset: { testid: "forget-game" }, on: { click: () => { clearGame(); card.remove(); } } }, t("home.forget"))));
     resumeSlot.append(card);
     // If the server no longer knows the room (finished or expired), stop offering it.
     getRoom(saved.code)
@@ -48,6 +48,12 @@ export function mount(root, _route, ctx) {
       });
   }
   root.append(screen);
+}
+
+/** The title with its ampersand in the display style: "Snakes & Ladders", "साँप और सीढ़ी". */
+function heroTitle() {
+  const [before, after] = t("home.title").split("{and}");
+  return h("h1", { class: "hero-title" }, before, after === undefined ? null : [h("span", { class: "amp" }, t("home.titleAnd")), after]);
 }
 
 function modeButton(title, subtitle, icon, onClick, testid) {

@@ -12,9 +12,12 @@ import { announcer } from "../announcer.js";
 import { validName, toggle } from "./setup.js";
 import { boardPicker } from "../board-picker.js";
 import { WORDS as REACTION_WORDS } from "../reactions.js";
+import { t, errorText } from "../i18n.js";
+import { placesSample } from "./setup.js";
 
 const CODE_RE = /^[A-Za-z0-9]{6}$/;
-const AI_NAMES = ["Robo", "Monkey", "Tiger", "Gecko", "Jaguar", "Sloth"];
+// The computer players' names in the language ("Robo, Monkey, ...").
+const aiNames = () => t("online.aiNames").split(",").map((n) => n.trim()).filter(Boolean);
 
 export function mount(root, route, ctx) {
   const [view, rawCode] = route.params;
@@ -25,13 +28,13 @@ export function mount(root, route, ctx) {
 
 /** Create and Join, side by side. */
 function entry(root, presetCode, ctx) {
-  ctx.setTitle("Play Online");
+  ctx.setTitle(t("mode.online"));
   const defaults = getSettings();
   const range = config().countdown;
   const rules = { finish: "classic", exactFinish: defaults.exactFinish, sixAgain: defaults.sixAgain, countdown: range.default };
 
   // ---- create ----
-  const hostName = nameField("Your name", "host-name", lastName());
+  const hostName = nameField(t("setup.yourName"), "host-name", lastName());
   const hostColour = colourChoice("host-colour", "red", new Set());
   const createError = h("p", { class: "form-error", role: "alert" });
   const countdownId = uniqueId("countdown");
@@ -43,35 +46,35 @@ function entry(root, presetCode, ctx) {
       h("input", { type: "radio", id, name: finishGroup, value, checked: rules.finish === value, on: { change: () => { rules.finish = value; } } }),
       h("span", { class: "radio-card-body" }, h("span", { class: "radio-card-title" }, label), h("span", { class: "radio-card-text" }, text)));
   };
-  const createButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "create-room" } }, "Create room");
-  const boards = boardPicker({ legend: "Which board?", testid: "online-board-picker" });
+  const createButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "create-room" } }, t("online.create"));
+  const boards = boardPicker({ legend: t("board.which"), testid: "online-board-picker" });
   const createForm = h("form", { class: "panel-card", novalidate: true, "aria-labelledby": "create-heading", on: { submit: (e) => { e.preventDefault(); create(); } } },
-    h("h2", { id: "create-heading" }, "Create a room"),
-    h("p", { class: "hint" }, "You host: pick the rules for the whole table, then share the code."),
+    h("h2", { id: "create-heading" }, t("online.createHeading")),
+    h("p", { class: "hint" }, t("online.createHint")),
     hostName.el,
     hostColour.el,
-    h("fieldset", { class: "radio-cards" }, h("legend", { class: "field-label" }, "How does it end?"),
-      finishCard("classic", finishName("classic"), "The first player to reach 100 wins, and the game ends."),
-      finishCard("last-one-standing", finishName("last-one-standing"), "Finishers take 1st, 2nd, 3rd… and the rest race on.")),
+    h("fieldset", { class: "radio-cards" }, h("legend", { class: "field-label" }, t("rules.howEnd")),
+      finishCard("classic", finishName("classic"), t("rules.classicHint", { finish: 100 })),
+      finishCard("last-one-standing", finishName("last-one-standing"), t("rules.lastHint", { places: placesSample() }))),
     boards.el,
-    toggle("exact", "Exact finish", "You need the exact count to land on 100.", rules.exactFinish, (v) => { rules.exactFinish = v; }, "online-exact-finish"),
-    toggle("six", "Sixes roll again", "A six earns a bonus roll (never more than two sixes in a row).", rules.sixAgain, (v) => { rules.sixAgain = v; }, "online-six-again"),
-    h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, `Seconds per turn (${range.min}–${range.max})`), countdownInput),
+    toggle("exact", t("rules.exact"), t("rules.exactHint", { finish: 100 }), rules.exactFinish, (v) => { rules.exactFinish = v; }, "online-exact-finish"),
+    toggle("six", t("rules.six"), t("rules.sixHint"), rules.sixAgain, (v) => { rules.sixAgain = v; }, "online-six-again"),
+    h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, t("online.seconds", { min: range.min, max: range.max })), countdownInput),
     createError,
     h("div", { class: "form-actions" }, createButton));
 
   // ---- join ----
   const codeId = uniqueId("code");
   const codeInput = h("input", { id: codeId, class: "text-input code-input", type: "text", value: presetCode, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: "6", dataset: { testid: "join-code" } });
-  const joinName = nameField("Your name", "join-name", lastName());
+  const joinName = nameField(t("setup.yourName"), "join-name", lastName());
   const joinColour = colourChoice("join-colour", "blue", new Set());
   const joinError = h("p", { class: "form-error", role: "alert" });
   const joinInfo = h("p", { class: "form-note", role: "status" });
-  const joinButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "join-room" } }, "Join room");
-  const watchButton = h("a", { class: "button button-secondary", href: "#/", hidden: true, dataset: { testid: "watch-room" } }, "Watch the game");
+  const joinButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "join-room" } }, t("online.join"));
+  const watchButton = h("a", { class: "button button-secondary", href: "#/", hidden: true, dataset: { testid: "watch-room" } }, t("online.watch"));
   const joinForm = h("form", { class: "panel-card", novalidate: true, "aria-labelledby": "join-heading", on: { submit: (e) => { e.preventDefault(); join(); } } },
-    h("h2", { id: "join-heading" }, "Join a room"),
-    h("div", { class: "field" }, h("label", { class: "field-label", for: codeId }, "Room code"), codeInput),
+    h("h2", { id: "join-heading" }, t("online.joinHeading")),
+    h("div", { class: "field" }, h("label", { class: "field-label", for: codeId }, t("online.code")), codeInput),
     joinInfo,
     joinName.el,
     joinColour.el,
@@ -79,12 +82,12 @@ function entry(root, presetCode, ctx) {
     h("div", { class: "form-actions" }, watchButton, joinButton));
 
   const screen = h("section", { class: "screen online", dataset: { screen: "online" } },
-    h("h1", {}, "Play Online"),
+    h("h1", {}, t("mode.online")),
     // An invited friend needs only the join form; hosting is one link away.
     presetCode
-      ? [joinForm, h("p", { class: "form-note" }, h("a", { href: "#/online", dataset: { testid: "create-instead" } }, "Create your own room instead"))]
+      ? [joinForm, h("p", { class: "form-note" }, h("a", { href: "#/online", dataset: { testid: "create-instead" } }, t("online.createInstead")))]
       : [createForm, joinForm],
-    h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, "Back")));
+    h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, t("common.back"))));
   root.append(screen);
 
   // This device already holds a seat in that room (an invite link opened again, or a
@@ -92,14 +95,14 @@ function entry(root, presetCode, ctx) {
   if (CODE_RE.test(presetCode) && secretFor(presetCode)) backToSeat(presetCode);
 
   async function backToSeat(value) {
-    joinInfo.textContent = "You have a seat in this room — taking you back to it…";
+    joinInfo.textContent = t("online.backToSeat");
     try {
       const room = await getRoom(value);
       if (room.phase === "lobby") ctx.navigate(`online/lobby/${room.code || value}`, { guard: false, replace: true });
       else if (room.phase === "playing" && !room.over) ctx.navigate(`game/${room.code || value}`, { guard: false, replace: true });
-      else joinInfo.textContent = "That game is over.";
+      else joinInfo.textContent = t("online.over");
     } catch (err) {
-      joinInfo.textContent = err.status === 404 ? "That room is gone: finished games are tidied away." : err.message;
+      joinInfo.textContent = err.status === 404 ? t("online.roomGone") : errorText(err.code, err.message);
       if (err.status === 404) clearGame();
     }
   }
@@ -111,7 +114,7 @@ function entry(root, presetCode, ctx) {
   if (CODE_RE.test(presetCode) && !secretFor(presetCode)) lookUp(presetCode);
 
   async function lookUp(value) {
-    joinInfo.textContent = "Looking up the room…";
+    joinInfo.textContent = t("online.lookingUp");
     watchButton.hidden = true;
     try {
       const room = await getRoom(value);
@@ -120,14 +123,18 @@ function entry(root, presetCode, ctx) {
       joinColour.setTaken(taken);
       const host = room.seats.find((seat) => seat.host);
       if (room.phase === "lobby") {
-        joinInfo.textContent = `${host ? `${host.name}'s room` : "Room"} · ${room.seats.length} of ${config().seats.max} seats taken · ${finishName(room.rules.finish)}`;
+        joinInfo.textContent = [
+          host ? t("online.hostRoom", { name: host.name }) : t("online.roomWord"),
+          t("online.seatsTaken", { count: room.seats.length, max: config().seats.max }),
+          finishName(room.rules.finish),
+        ].join(" · ");
       } else {
-        joinInfo.textContent = room.phase === "over" ? "That game is over." : "That game has started — you can watch it.";
+        joinInfo.textContent = room.phase === "over" ? t("online.over") : t("online.started");
         watchButton.href = `#/game/${room.code}`;
         watchButton.hidden = room.phase === "over";
       }
     } catch (err) {
-      if (codeInput.value === value) joinInfo.textContent = err.status === 404 ? "No room has that code." : err.message;
+      if (codeInput.value === value) joinInfo.textContent = err.status === 404 ? t("online.noRoom") : errorText(err.code, err.message);
     }
   }
 
@@ -137,7 +144,7 @@ function entry(root, presetCode, ctx) {
     if (!hostName.check()) return;
     const countdown = Number(countdownInput.value);
     if (!Number.isInteger(countdown) || countdown < range.min || countdown > range.max) {
-      createError.textContent = `Seconds per turn must be a whole number from ${range.min} to ${range.max}.`;
+      createError.textContent = t("online.badSeconds", { min: range.min, max: range.max });
       countdownInput.focus();
       return;
     }
@@ -155,7 +162,7 @@ function entry(root, presetCode, ctx) {
       rememberName(name);
       ctx.navigate(`online/lobby/${created.code}`, { guard: false });
     } catch (err) {
-      createError.textContent = err.message;
+      createError.textContent = errorText(err.code, err.message);
       createButton.disabled = false;
     }
   }
@@ -164,7 +171,7 @@ function entry(root, presetCode, ctx) {
     joinError.textContent = "";
     const value = codeInput.value.trim().toUpperCase();
     if (!CODE_RE.test(value)) {
-      joinError.textContent = "A room code has 6 letters and numbers.";
+      joinError.textContent = t("online.badCode", { count: 6 });
       codeInput.focus();
       return;
     }
@@ -176,7 +183,7 @@ function entry(root, presetCode, ctx) {
       rememberName(joinName.value());
       ctx.navigate(`online/lobby/${joined.code}`, { guard: false });
     } catch (err) {
-      joinError.textContent = err.message;
+      joinError.textContent = errorText(err.code, err.message);
       joinButton.disabled = false;
       if (err.code === "colour_taken") lookUp(value);
     }
@@ -185,35 +192,35 @@ function entry(root, presetCode, ctx) {
 
 /** The lobby: seats live, invite code/link/QR, the host's rules and Start. */
 function lobby(root, code, ctx) {
-  ctx.setTitle(`Room ${code}`);
+  ctx.setTitle(t("online.room", { code }));
   const secret = secretFor(code);
   const session = openSession(code, secret);
   const seatsList = h("ol", { class: "lobby-seats", dataset: { testid: "lobby-seats" } });
   const rulesBox = h("div", { class: "lobby-rules" });
   const status = h("p", { class: "form-note", role: "status", dataset: { testid: "lobby-status" } });
   const error = h("p", { class: "form-error", role: "alert" });
-  const startButton = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "start-online" }, on: { click: () => session.send({ type: "start", shuffle: shuffle.checked }) } }, "Start Game");
-  const addAiButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "add-ai" }, on: { click: addAi } }, "+ Add AI");
+  const startButton = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "start-online" }, on: { click: () => session.send({ type: "start", shuffle: shuffle.checked }) } }, t("setup.start"));
+  const addAiButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "add-ai" }, on: { click: addAi } }, t("online.addAi"));
   const aiNote = h("p", { class: "form-note", role: "status", dataset: { testid: "add-ai-note" } });
   const shuffleId = uniqueId("shuffle");
   const shuffle = h("input", { type: "checkbox", role: "switch", class: "switch", id: shuffleId });
   const hostControls = h("div", { class: "host-controls" },
-    h("div", { class: "switch-row" }, shuffle, h("label", { for: shuffleId, class: "switch-label" }, h("span", { class: "switch-title" }, "Shuffle turn order"), h("span", { class: "switch-text" }, "Pick who goes first at random."))),
+    h("div", { class: "switch-row" }, shuffle, h("label", { for: shuffleId, class: "switch-label" }, h("span", { class: "switch-title" }, t("rules.shuffle")), h("span", { class: "switch-text" }, t("rules.shuffleHint")))),
     startButton);
-  const leaveButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "leave-room" }, on: { click: leave } }, "Leave room");
+  const leaveButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "leave-room" }, on: { click: leave } }, t("online.leave"));
   const invite = h("div", { class: "invite-row" });
   const screen = h("section", { class: "screen online", dataset: { screen: "lobby", code } },
-    h("h1", {}, `Room ${code}`),
+    h("h1", {}, t("online.room", { code })),
     h("section", { class: "panel-card", "aria-labelledby": "invite-heading" },
-      h("h2", { id: "invite-heading" }, "Invite your friends"),
+      h("h2", { id: "invite-heading" }, t("online.invite")),
       h("p", { class: "room-code", dataset: { testid: "room-code" }, "aria-hidden": "true" }, code),
       invite),
     h("section", { class: "panel-card", "aria-labelledby": "lobby-seats-heading" },
-      h("h2", { id: "lobby-seats-heading" }, "Players"),
+      h("h2", { id: "lobby-seats-heading" }, t("setup.players")),
       seatsList, status,
       h("div", { class: "lobby-add-ai", hidden: true }, addAiButton, aiNote)),
     h("section", { class: "panel-card", "aria-labelledby": "lobby-rules-heading" },
-      h("h2", { id: "lobby-rules-heading" }, "Rules"), rulesBox),
+      h("h2", { id: "lobby-rules-heading" }, t("online.rules")), rulesBox),
     error,
     h("div", { class: "form-actions" }, leaveButton, hostControls));
   root.append(screen);
@@ -222,7 +229,7 @@ function lobby(root, code, ctx) {
   let lastRoom = session.room;
   let addAiUnsupported = false;
   let pendingAi = false;
-  const boards = boardPicker({ legend: "Board", testid: "lobby-board-picker", remember: false, onChange: (name) => sendRules({ board: name }) });
+  const boards = boardPicker({ legend: t("board.heading"), testid: "lobby-board-picker", remember: false, onChange: (name) => sendRules({ board: name }) });
   const boardLine = h("p", { class: "lobby-board", dataset: { testid: "lobby-board" } });
 
   const unsubscribe = session.subscribe((msg) => {
@@ -238,12 +245,12 @@ function lobby(root, code, ctx) {
         // This server cannot add AI seats (yet): say so once, and stop offering it.
         addAiUnsupported = true;
         pendingAi = false;
-        aiNote.textContent = "This server cannot add AI players.";
+        aiNote.textContent = t("online.noAi");
         addAiButton.hidden = true;
         return;
       }
       pendingAi = false;
-      error.textContent = msg.message;
+      error.textContent = errorText(msg.code, msg.message);
       // A refused change of board: show the room's board again.
       if (lastRoom && lastRoom.board) boards.set(lastRoom.board.name);
       if (msg.code === "room_not_found" || msg.code === "bad_secret") {
@@ -266,21 +273,21 @@ function lobby(root, code, ctx) {
       h("li", { class: `lobby-seat colour-${seat.colour}`, dataset: { testid: "lobby-seat", seat: String(seat.index) } },
         h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[i]),
         h("span", { class: "seat-name" }, seat.name),
-        seat.kind === "ai" ? h("span", { class: "chip chip-ai" }, "AI") : null,
-        seat.host ? h("span", { class: "chip" }, "Host") : null,
-        mine.has(seat.index) ? h("span", { class: "chip chip-you" }, "You") : null,
-        seat.connected || seat.kind === "ai" ? null : h("span", { class: "chip" }, "Away"),
-        host && !seat.host ? h("button", { class: "button button-ghost", type: "button", on: { click: () => session.send({ type: "remove", seat: seat.index }) } }, `Remove ${seat.name}`) : null)));
+        seat.kind === "ai" ? h("span", { class: "chip chip-ai" }, t("chip.ai")) : null,
+        seat.host ? h("span", { class: "chip" }, t("chip.host")) : null,
+        mine.has(seat.index) ? h("span", { class: "chip chip-you" }, t("chip.you")) : null,
+        seat.connected || seat.kind === "ai" ? null : h("span", { class: "chip" }, t("chip.away")),
+        host && !seat.host ? h("button", { class: "button button-ghost", type: "button", on: { click: () => session.send({ type: "remove", seat: seat.index }) } }, t("setup.remove", { name: seat.name })) : null)));
     status.textContent = room.seats.length < 2
-      ? "Waiting for at least one more player…"
-      : host ? `${room.seats.length} players — start when everyone is here.` : "Waiting for the host to start the game…";
+      ? t("online.waitMore")
+      : host ? t("online.startWhen", { count: room.seats.length }) : t("online.waitHost");
     hostControls.hidden = !host;
     startButton.disabled = room.seats.length < 2;
     const full = room.seats.length >= 6;
     addAiButton.parentElement.hidden = !host;
     addAiButton.hidden = addAiUnsupported;
     addAiButton.disabled = full || pendingAi;
-    addAiButton.textContent = full ? "Six seats is the most" : "+ Add AI";
+    addAiButton.textContent = full ? t("setup.seatsMost", { count: 6 }) : t("online.addAi");
     renderInvite(room);
     renderRules(room, host);
   }
@@ -291,15 +298,15 @@ function lobby(root, code, ctx) {
     const copy = h("button", { class: "button button-secondary", type: "button", on: { click: async () => {
       try {
         await navigator.clipboard.writeText(room.invite_url);
-        copy.textContent = "Link copied!";
+        copy.textContent = t("online.copied");
       } catch {
-        copy.textContent = "Copy failed — select the link";
+        copy.textContent = t("online.copyFailed");
       }
-    } } }, "Copy invite link");
+    } } }, t("online.copy"));
     invite.replaceChildren(
-      h("img", { class: "invite-qr", src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`, alt: `QR code for the invite link to room ${code}`, width: 132, height: 132 }),
+      h("img", { class: "invite-qr", src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`, alt: t("online.qr", { code }), width: 132, height: 132 }),
       h("div", { class: "invite-text" },
-        h("p", { class: "hint" }, "Friends join with the code on Play Online, or with this link:"),
+        h("p", { class: "hint" }, t("online.inviteHint")),
         h("p", { class: "invite-link", dataset: { testid: "invite-link" } }, room.invite_url),
         copy));
   }
@@ -307,7 +314,7 @@ function lobby(root, code, ctx) {
   function renderRules(room, host) {
     const boardName = room.board && typeof room.board.name === "string" ? room.board.name : "";
     boards.set(boardName);
-    boardLine.textContent = boardName ? `Board: ${boards.titleOf(boardName)}` : "";
+    boardLine.textContent = boardName ? t("online.boardLine", { board: boards.titleOf(boardName) }) : "";
     const key = JSON.stringify([room.rules, room.countdown_seconds, host, room.reactions]);
     if (key === builtRules) return;
     builtRules = key;
@@ -316,9 +323,9 @@ function lobby(root, code, ctx) {
     if (!host) {
       rulesBox.append(boardLine, h("ul", { class: "content-items" },
         h("li", {}, finishName(r.finish)),
-        h("li", {}, r.exact_finish ? "Exact finish" : "No exact finish"),
-        h("li", {}, r.six_again ? "Sixes roll again" : "No bonus sixes"),
-        h("li", {}, `${room.countdown_seconds} seconds per turn`),
+        h("li", {}, r.exact_finish ? t("rules.exact") : t("rules.noExact")),
+        h("li", {}, r.six_again ? t("rules.six") : t("rules.noSix")),
+        h("li", {}, t("online.perTurn", { count: room.countdown_seconds })),
         h("li", { dataset: { testid: "lobby-reactions-line" } }, REACTION_WORDS.lobbyLine(Boolean(room.reactions)))));
       return;
     }
@@ -335,14 +342,14 @@ function lobby(root, code, ctx) {
     const countdown = h("input", { id: countdownId, class: "text-input number-input", type: "number", min: String(range.min), max: String(range.max), step: "1", value: String(room.countdown_seconds), on: { change: () => {
       const seconds = Number(countdown.value);
       if (Number.isInteger(seconds) && seconds >= range.min && seconds <= range.max) send({ countdown: seconds });
-      else error.textContent = `Seconds per turn must be a whole number from ${range.min} to ${range.max}.`;
+      else error.textContent = t("online.badSeconds", { min: range.min, max: range.max });
     } } });
     rulesBox.append(
       boards.el,
-      h("fieldset", { class: "radio-cards" }, h("legend", { class: "visually-hidden" }, "How the game finishes"), option("classic", finishName("classic")), option("last-one-standing", finishName("last-one-standing"))),
-      toggle("lobby-exact", "Exact finish", "You need the exact count to land on 100.", r.exact_finish, (v) => send({ rules: { exact_finish: v } }), "lobby-exact-finish"),
-      toggle("lobby-six", "Sixes roll again", "A six earns a bonus roll.", r.six_again, (v) => send({ rules: { six_again: v } }), "lobby-six-again"),
-      h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, `Seconds per turn (${range.min}–${range.max})`), countdown),
+      h("fieldset", { class: "radio-cards" }, h("legend", { class: "visually-hidden" }, t("rules.finishLegend")), option("classic", finishName("classic")), option("last-one-standing", finishName("last-one-standing"))),
+      toggle("lobby-exact", t("rules.exact"), t("rules.exactHint", { finish: 100 }), r.exact_finish, (v) => send({ rules: { exact_finish: v } }), "lobby-exact-finish"),
+      toggle("lobby-six", t("rules.six"), t("rules.sixHint"), r.six_again, (v) => send({ rules: { six_again: v } }), "lobby-six-again"),
+      h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, t("online.seconds", { min: range.min, max: range.max })), countdown),
       // Not a rule of the game: its own intent, and the host may change it later too.
       toggle("lobby-reactions", REACTION_WORDS.tableSwitch, REACTION_WORDS.tableHint, Boolean(room.reactions), (v) => session.send({ type: "reactions", on: v }), "lobby-reactions"));
   }
@@ -368,7 +375,7 @@ function lobby(root, code, ctx) {
     const colours = new Set(room.seats.map((seat) => seat.colour));
     const free = colourList().find((c) => !colours.has(c.id));
     if (!free) return;
-    const name = AI_NAMES.find((n) => !names.has(n)) || `Robo ${room.seats.length + 1}`;
+    const name = aiNames().find((n) => !names.has(n)) || t("online.roboN", { n: room.seats.length + 1 });
     if (session.send({ type: "add_ai", name, colour: free.id })) {
       pendingAi = true;
       addAiButton.disabled = true;
@@ -381,12 +388,12 @@ function lobby(root, code, ctx) {
   }
 
   function speakEvents(events, room) {
-    const name = (seat) => (room.seats[seat] ? room.seats[seat].name : "A player");
+    const name = (seat) => (room.seats[seat] ? room.seats[seat].name : t("online.aPlayer"));
     for (const ev of events) {
-      if (ev.type === "joined") announcer.speak(`${name(ev.seat)} joined the room.`);
-      else if (ev.type === "seat_left") announcer.speak("A player left the room.");
-      else if (ev.type === "rules_changed") announcer.speak("The host changed the rules.");
-      else if (ev.type === "host_changed") announcer.speak(`${name(ev.seat)} is now the host.`);
+      if (ev.type === "joined") announcer.speak(t("announce.joined", { name: name(ev.seat) }));
+      else if (ev.type === "seat_left") announcer.speak(t("online.seatLeft"));
+      else if (ev.type === "rules_changed") announcer.speak(t("online.rulesChanged"));
+      else if (ev.type === "host_changed") announcer.speak(t("online.hostChanged", { name: name(ev.seat) }));
       else if (ev.type === "reactions_changed") announcer.speak(ev.on ? REACTION_WORDS.turnedOn : REACTION_WORDS.turnedOff);
     }
   }
@@ -426,7 +433,7 @@ function nameField(label, testid, initial) {
 function colourChoice(testid, initial, taken) {
   const name = uniqueId("colour");
   let current = initial;
-  const fieldset = h("fieldset", { class: "colour-picker", dataset: { testid } }, h("legend", { class: "field-label" }, "Colour"));
+  const fieldset = h("fieldset", { class: "colour-picker", dataset: { testid } }, h("legend", { class: "field-label" }, t("colour.legend")));
   const inputs = new Map();
   for (const c of colourList()) {
     const id = uniqueId("colour-opt");
@@ -440,8 +447,8 @@ function colourChoice(testid, initial, taken) {
       const isTaken = set.has(id);
       input.disabled = isTaken;
       label.classList.toggle("taken", isTaken);
-      label.title = isTaken ? `${colour(id).label} — already taken` : colour(id).label;
-      label.lastChild.textContent = isTaken ? `${colour(id).label} (taken)` : colour(id).label;
+      label.title = isTaken ? t("colour.taken", { colour: colour(id).label }) : colour(id).label;
+      label.lastChild.textContent = isTaken ? t("colour.takenShort", { colour: colour(id).label }) : colour(id).label;
     }
     if (set.has(current)) {
       const free = colourList().find((c) => !set.has(c.id));

@@ -4,7 +4,10 @@
 // rule. Play/pause, step, first/last and speeds 1x-8x, all by keyboard too:
 // Space or K play/pause, Left/Right step, Home/End first/last, 1/2/4/8 the speed.
 
-import { h, s, isInteractive, ordinal } from "../dom.js";
+import { h, s, isInteractive } from "../dom.js";
+import { t, ordinal, list, errorText } from "../i18n.js";
+import { finishName } from "../config.js";
+import { boardTitle } from "../board-picker.js";
 import { Board } from "../board.js";
 import { Tokens } from "../tokens.js";
 import { describeEvents, describePositions } from "../announcer.js";
@@ -21,7 +24,7 @@ export function mount(root, route, ctx) {
   const code = String(route.params[0] || "").toUpperCase();
   const gameNumber = Number.parseInt(route.params[1] || "", 10);
   const game = Number.isInteger(gameNumber) && gameNumber > 0 ? gameNumber : null;
-  ctx.setTitle("Replay");
+  ctx.setTitle(t("replay.title"));
 
   let story = null;
   let board = null;
@@ -34,9 +37,9 @@ export function mount(root, route, ctx) {
   let work = Promise.resolve();
   let gone = false;
 
-  const heading = h("h1", { class: "replay-title", tabindex: "-1" }, "Replay");
+  const heading = h("h1", { class: "replay-title", tabindex: "-1" }, t("replay.title"));
   const subtitle = h("p", { class: "rules-line replay-subtitle" });
-  const boardArea = h("div", { class: "replay-board" }, h("p", { class: "loading" }, "Loading the replay…"));
+  const boardArea = h("div", { class: "replay-board" }, h("p", { class: "loading" }, t("replay.loading")));
   const counter = h("p", { class: "replay-counter", dataset: { testid: "replay-counter" } });
   const what = h("p", { class: "replay-what", role: "status", "aria-live": "polite", dataset: { testid: "replay-what" } });
   // Icons drawn in SVG: the system fonts do not all have the media-control symbols.
@@ -49,43 +52,43 @@ export function mount(root, route, ctx) {
   };
   const button = (testid, name, label, onClick) =>
     h("button", { class: "button button-secondary replay-button", type: "button", "aria-label": label, title: label, dataset: { testid }, on: { click: onClick } }, icon(ICONS[name]));
-  const firstButton = button("replay-first", "first", "First move (Home)", () => jump(0));
-  const backButton = button("replay-back", "back", "Step back (Left arrow)", () => jump(index - 1));
-  const playButton = h("button", { class: "button button-primary replay-play", type: "button", "aria-pressed": "false", dataset: { testid: "replay-play" }, on: { click: () => toggle() } }, "Play");
-  const forwardButton = button("replay-forward", "forward", "Step forward (Right arrow)", () => stepForward());
-  const lastButton = button("replay-last", "last", "Last move (End)", () => jump(story ? story.steps.length - 1 : 0));
+  const firstButton = button("replay-first", "first", t("replay.first"), () => jump(0));
+  const backButton = button("replay-back", "back", t("replay.back"), () => jump(index - 1));
+  const playButton = h("button", { class: "button button-primary replay-play", type: "button", "aria-pressed": "false", dataset: { testid: "replay-play" }, on: { click: () => toggle() } }, t("replay.play"));
+  const forwardButton = button("replay-forward", "forward", t("replay.forward"), () => stepForward());
+  const lastButton = button("replay-last", "last", t("replay.last"), () => jump(story ? story.steps.length - 1 : 0));
   const speedButtons = SPEEDS.map((value) => h("button", {
     class: "button button-ghost replay-speed", type: "button", "aria-pressed": String(value === speed),
     dataset: { testid: `replay-speed-${value}` }, on: { click: () => setSpeed(value) },
-  }, `${value}×`));
+  }, t("replay.speed", { speed: value })));
   const scrub = h("input", {
     class: "replay-scrub", type: "range", min: "0", max: "0", value: "0", step: "1",
-    "aria-label": "Move", dataset: { testid: "replay-scrub" },
+    "aria-label": t("replay.move"), dataset: { testid: "replay-scrub" },
     on: { input: () => jump(Number(scrub.value)) },
   });
   const oddsList = h("ol", { class: "replay-odds", dataset: { testid: "replay-odds" } });
   const chartArea = h("div", { class: "replay-chart" });
   const momentList = h("ol", { class: "replay-moments", dataset: { testid: "replay-moments" } });
   const momentsPanel = h("section", { class: "panel-card replay-moments-card", "aria-labelledby": "moments-heading", hidden: true },
-    h("h2", { id: "moments-heading", class: "panel-heading" }, "Moments that swung the game"),
+    h("h2", { id: "moments-heading", class: "panel-heading" }, t("replay.moments")),
     momentList);
   const back = h("a", { class: "button button-ghost home-button", href: `#/result/${encodeURIComponent(code)}`, dataset: { testid: "replay-results" } },
-    h("span", { "aria-hidden": "true" }, "← "), "Results");
+    h("span", { "aria-hidden": "true" }, "← "), t("result.title"));
 
   const screen = h("section", { class: "screen replay", dataset: { screen: "replay", code, step: "" } },
     h("div", { class: "game-top" }, back, h("div", { class: "game-heading" }, heading, subtitle)),
     h("div", { class: "replay-layout" },
       boardArea,
       h("div", { class: "replay-side" },
-        h("div", { class: "control-card replay-controls", role: "group", "aria-label": "Replay controls" },
+        h("div", { class: "control-card replay-controls", role: "group", "aria-label": t("replay.controls") },
           counter,
           h("div", { class: "replay-buttons" }, firstButton, backButton, playButton, forwardButton, lastButton),
           scrub,
-          h("div", { class: "replay-speeds", role: "group", "aria-label": "Speed" },
-            h("span", { class: "replay-speed-label", "aria-hidden": "true" }, "Speed"), speedButtons),
+          h("div", { class: "replay-speeds", role: "group", "aria-label": t("replay.speedLabel") },
+            h("span", { class: "replay-speed-label", "aria-hidden": "true" }, t("replay.speedLabel")), speedButtons),
           what),
         h("section", { class: "panel-card replay-odds-card", "aria-labelledby": "replay-odds-heading" },
-          h("h2", { id: "replay-odds-heading", class: "panel-heading" }, "Odds after this move"),
+          h("h2", { id: "replay-odds-heading", class: "panel-heading" }, t("replay.oddsHeading")),
           oddsList,
           chartArea),
         momentsPanel)));
@@ -122,20 +125,20 @@ export function mount(root, route, ctx) {
   getStory(code, game).then(start, (err) => {
     if (gone) return;
     boardArea.replaceChildren(h("div", { class: "panel-card gone", dataset: { testid: "replay-error" } },
-      h("h2", {}, err.code === "record_not_found" ? "No finished game to replay" : "The replay could not be loaded"),
-      h("p", {}, err.message),
-      h("a", { class: "button button-primary", href: "#/" }, "Home")));
+      h("h2", {}, err.code === "record_not_found" ? t("replay.none") : t("replay.failed")),
+      h("p", {}, errorText(err.code, err.message)),
+      h("a", { class: "button button-primary", href: "#/" }, t("common.home"))));
   });
 
   function start(data) {
     if (gone) return;
     story = data;
     const classic = story.kind === "win";
-    heading.textContent = `Replay: ${story.seats.map((seat) => seat.name).join(", ")}`;
+    heading.textContent = t("replay.heading", { names: list(story.seats.map((seat) => seat.name)) });
     subtitle.textContent = [
-      classic ? "Classic" : "Last One Standing",
-      `${story.steps.length - 1} moves`,
-      `${story.board.name || "jungle"} board`,
+      finishName(classic ? "classic" : "last-one-standing"),
+      t("replay.moves", { count: story.steps.length - 1 }),
+      t("replay.board", { board: boardTitle({ name: story.board.name || "jungle" }) }),
     ].join(" · ");
     board = new Board(story.board);
     tokens = new Tokens(board);
@@ -168,7 +171,7 @@ export function mount(root, route, ctx) {
     board.describe(describePositions({ seats, board: story.board }));
     screen.dataset.step = String(i);
     screen.dataset.positions = step.positions.join(",");
-    counter.textContent = i === 0 ? `Start · move 0 of ${story.steps.length - 1}` : `Move ${i} of ${story.steps.length - 1}`;
+    counter.textContent = i === 0 ? t("replay.counterStart", { total: story.steps.length - 1 }) : t("replay.counter", { n: i, total: story.steps.length - 1 });
     what.textContent = words(step);
     scrub.value = String(i);
     scrub.setAttribute("aria-valuetext", counter.textContent);
@@ -180,7 +183,7 @@ export function mount(root, route, ctx) {
   }
 
   function words(step) {
-    if (step.index === 0) return "Everyone waits at the start.";
+    if (step.index === 0) return t("replay.waiting");
     const names = story.seats.map((seat) => seat.name);
     const sentences = describeEvents(step.events, {
       names,
@@ -195,13 +198,13 @@ export function mount(root, route, ctx) {
     const marks = tokenMarks(story.seats);
     oddsList.replaceChildren(...seats.map((seat, i) => {
       const value = step.odds[seat.index];
-      const status = seat.status === "finished" ? ` · finished ${ordinal(seat.place)}` : seat.status === "left" ? " · left" : ` · square ${seat.square}`;
+      const status = seat.status === "finished" ? t("odds.finished", { place: ordinal(seat.place) }) : seat.status === "left" ? t("replay.left") : t("replay.square", { square: seat.square });
       return h("li", { class: "replay-odds-row", dataset: { seat: String(seat.index), odds: String(value) } },
         h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[i]),
         h("span", { class: "replay-odds-name" }, seat.name),
-        h("span", { class: "replay-odds-value" }, h("span", { class: "visually-hidden" }, `${oddsWords(story.kind, value)}${status}`),
+        h("span", { class: "replay-odds-value" }, h("span", { class: "visually-hidden" }, `${oddsWords(story.kind, value)} · ${status}`),
           h("span", { "aria-hidden": "true" }, formatOdds(story.kind, value))),
-        h("span", { class: "replay-odds-square", "aria-hidden": "true" }, status.slice(3)));
+        h("span", { class: "replay-odds-square", "aria-hidden": "true" }, status));
     }));
   }
 
@@ -212,8 +215,8 @@ export function mount(root, route, ctx) {
       const seat = story.seats[moment.seat];
       const change = story.kind === "win"
         ? `${moment.swing >= 0 ? "+" : "−"}${formatOdds("win", Math.abs(moment.swing))}`
-        : `expected place ${Math.abs(moment.swing).toFixed(2)} ${moment.swing <= 0 ? "better" : "worse"}`;
-      const text = `Move ${moment.step}: ${seat.name} ${moment.kind === "ladder" ? "climbed" : "slid"} ${moment.start}→${moment.end} (${change})`;
+        : t(moment.swing <= 0 ? "replay.placeBetter" : "replay.placeWorse", { place: formatOdds("place", Math.abs(moment.swing)) });
+      const text = t(moment.kind === "ladder" ? "replay.momentLadder" : "replay.momentSnake", { n: moment.step, name: seat.name, start: moment.start, end: moment.end, change });
       return h("li", {},
         h("button", { class: `button button-ghost replay-moment replay-moment-${moment.kind}`, type: "button", dataset: { testid: "replay-moment", step: String(moment.step) }, on: { click: () => jump(moment.step) } },
           h("span", { class: "replay-moment-icon", "aria-hidden": "true" }, moment.kind === "ladder" ? "▲" : "▼"), text));
@@ -291,7 +294,7 @@ export function mount(root, route, ctx) {
 
   function setPlaying(on) {
     playing = on;
-    playButton.textContent = on ? "Pause" : "Play";
+    playButton.textContent = on ? t("replay.pause") : t("replay.play");
     playButton.setAttribute("aria-pressed", String(on));
     screen.dataset.playing = String(on);
   }

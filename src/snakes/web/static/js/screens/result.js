@@ -1,7 +1,8 @@
 // The result: Classic names the winner (with confetti) and lists the others by square;
 // Last One Standing shows the full finishing order with medals. "Play again" / "Home".
 
-import { h, ordinal } from "../dom.js";
+import { h } from "../dom.js";
+import { t, ordinal, errorText } from "../i18n.js";
 import { openSession, closeSession } from "../session.js";
 import { secretFor, clearGame } from "../saved-game.js";
 import { tokenMarks } from "../colours.js";
@@ -12,22 +13,18 @@ import { sound } from "../sound.js";
 import { announcer } from "../announcer.js";
 import { storyPanel } from "../story-panel.js";
 
-const STATUS_TEXT = {
-  finished: "Finished",
-  winner: "Winner",
-  "not-finished": "Not finished",
-  "did-not-finish": "Did not finish",
-  left: "Left",
-};
+// A result row's status in words: result.status.<status> in the catalogue.
+const STATUSES = new Set(["finished", "winner", "not-finished", "did-not-finish", "left"]);
+const statusText = (status) => (STATUSES.has(status) ? t(`result.status.${status}`) : String(status));
 
 export function mount(root, route, ctx) {
   const code = String(route.params[0] || "").toUpperCase();
   const secret = secretFor(code);
   const session = openSession(code, secret);
-  ctx.setTitle("Results");
-  const body = h("div", { class: "result-body" }, h("p", { class: "loading" }, "Loading the results…"));
+  ctx.setTitle(t("result.title"));
+  const body = h("div", { class: "result-body" }, h("p", { class: "loading" }, t("result.loading")));
   const screen = h("section", { class: "screen result", dataset: { screen: "result", code } },
-    h("h1", { class: "visually-hidden" }, "Results"), body);
+    h("h1", { class: "visually-hidden" }, t("result.title")), body);
   root.append(screen);
   let rendered = false;
   let rematchSent = false;
@@ -38,12 +35,12 @@ export function mount(root, route, ctx) {
     else if (msg.type === "error") {
       if (msg.code === "room_not_found" || msg.code === "bad_secret") {
         body.replaceChildren(h("div", { class: "panel-card" },
-          h("h2", {}, "This game has been tidied away"),
-          h("p", {}, "Finished games do not stay open for long."),
-          h("a", { class: "button button-primary", href: "#/", dataset: { testid: "result-home" } }, "Home")));
+          h("h2", {}, t("result.gone")),
+          h("p", {}, t("result.goneText")),
+          h("a", { class: "button button-primary", href: "#/", dataset: { testid: "result-home" } }, t("common.home"))));
       } else if (rematchSent) {
         rematchSent = false;
-        status.textContent = msg.message;
+        status.textContent = errorText(msg.code, msg.message);
       }
     }
   });
@@ -52,14 +49,14 @@ export function mount(root, route, ctx) {
 
   function show(room, events = []) {
     if (!isOver(room)) {
-      if (events.some((ev) => ev.type === "rematch")) announcer.speak("Rematch! Same table, same rules — everyone back to the start.");
+      if (events.some((ev) => ev.type === "rematch")) announcer.speak(t("announce.rematch"));
       // A rematch started (from this device or another): back to the board.
       ctx.navigate(`game/${code}`, { guard: false });
       return;
     }
     if (rendered) return;
     rendered = true;
-    ctx.setTitle("Results");
+    ctx.setTitle(t("result.title"));
     screen.dataset.version = String(room.version);
     const classic = !room.rules || room.rules.finish === "classic";
     screen.dataset.finish = classic ? "classic" : "last-one-standing";
@@ -73,43 +70,43 @@ export function mount(root, route, ctx) {
       ? h("div", { class: "winner-banner" },
         h("span", { class: "trophy", "aria-hidden": "true" }),
         h("span", { class: `token-badge big colour-${winner.colour}`, "aria-hidden": "true" }, marks[room.seats.indexOf(winner)]),
-        h("h2", { class: "winner-name", dataset: { testid: "winner" } }, `${winner.name} wins!`),
-        h("p", { class: "winner-sub" }, winnerRow.status === "winner" ? "Everyone else left the race." : "First to reach 100."))
+        h("h2", { class: "winner-name", dataset: { testid: "winner" } }, t("result.wins", { name: winner.name })),
+        h("p", { class: "winner-sub" }, winnerRow.status === "winner" ? t("result.othersLeft") : t("result.firstTo", { finish: 100 })))
       : h("div", { class: "winner-banner" },
         h("span", { class: "trophy", "aria-hidden": "true" }),
-        h("h2", { class: "winner-name" }, classic ? "Game over" : "Final standings"),
-        h("p", { class: "winner-sub" }, classic ? "Nobody reached 100." : "Everyone's finishing place, in order."));
+        h("h2", { class: "winner-name" }, classic ? t("result.gameOver") : t("result.standings")),
+        h("p", { class: "winner-sub" }, classic ? t("result.nobody", { finish: 100 }) : t("result.standingsSub")));
 
     const list = h("ol", { class: "result-list", dataset: { testid: "result-list" } },
       rows.map((row) => {
-        const seat = seatOf(row.seat) || { name: `Seat ${row.seat + 1}`, colour: "grey" };
+        const seat = seatOf(row.seat) || { name: t("announce.seat", { n: row.seat + 1 }), colour: "grey" };
         const finished = row.status === "finished" || row.status === "winner";
         const medal = finished && row.place <= 3 ? ["gold", "silver", "bronze"][row.place - 1] : null;
         const placeText = finished && row.place ? ordinal(row.place) : "—";
-        const detail = finished ? STATUS_TEXT[row.status] : `${STATUS_TEXT[row.status] || row.status} · square ${row.square}`;
+        const detail = finished ? statusText(row.status) : t("result.detail", { status: statusText(row.status), square: row.square });
         return h("li", { class: ["result-row", medal && `podium podium-${medal}`, !finished && "unfinished"], dataset: { testid: "result-row", seat: String(row.seat), place: String(row.place ?? ""), status: row.status } },
-          h("span", { class: ["place", medal && `medal medal-${medal}`] }, h("span", { class: "visually-hidden" }, "Place: "), placeText),
+          h("span", { class: ["place", medal && `medal medal-${medal}`] }, h("span", { class: "visually-hidden" }, t("result.place")), placeText),
           h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[room.seats.indexOf(seat)] || ""),
           h("span", { class: "result-name" }, seat.name),
           h("span", { class: "result-detail" }, detail));
       }));
 
     const mine = session.mySeats().size > 0;
-    const again = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "play-again" }, hidden: !mine, on: { click: () => rematch(again) } }, "Play again");
+    const again = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "play-again" }, hidden: !mine, on: { click: () => rematch(again) } }, t("result.again"));
     body.replaceChildren(
       headline,
       h("section", { class: "panel-card result-card", "aria-labelledby": "result-heading" },
-        h("h2", { id: "result-heading", class: "panel-heading" }, classic ? "The race" : "Finishing order"),
+        h("h2", { id: "result-heading", class: "panel-heading" }, classic ? t("result.race") : t("result.order")),
         list),
       storyPanel(code, room.game_number),
       status,
       h("div", { class: "form-actions result-actions" },
-        h("button", { class: "button button-secondary", type: "button", dataset: { testid: "result-home" }, on: { click: goHome } }, "Home"),
+        h("button", { class: "button button-secondary", type: "button", dataset: { testid: "result-home" }, on: { click: goHome } }, t("common.home")),
         again),
       h("p", { class: "record-links" },
-        h("a", { class: "record-link", href: recordUrl(code, room.game_number), download: `snakes-${code}-game-${room.game_number || 1}.json`, dataset: { testid: "download-record" } }, "Download game record"),
+        h("a", { class: "record-link", href: recordUrl(code, room.game_number), download: `snakes-${code}-game-${room.game_number || 1}.json`, dataset: { testid: "download-record" } }, t("result.download")),
         room.mode === "online" || room.fair
-          ? h("a", { class: "record-link", href: `#/verify/${encodeURIComponent(code)}${Number.isInteger(room.game_number) ? `/${room.game_number}` : ""}`, dataset: { testid: "verify-game" } }, "Verify this game")
+          ? h("a", { class: "record-link", href: `#/verify/${encodeURIComponent(code)}${Number.isInteger(room.game_number) ? `/${room.game_number}` : ""}`, dataset: { testid: "verify-game" } }, t("result.verify"))
           : null));
     sound.win();
     if (classic && winner && !reducedMotion()) confetti = throwConfetti();
@@ -124,12 +121,12 @@ export function mount(root, route, ctx) {
     if (rematchSent) return;
     rematchSent = true;
     button.disabled = true;
-    button.textContent = "Starting…";
+    button.textContent = t("common.starting");
     if (!session.send({ type: "rematch" })) {
       rematchSent = false;
       button.disabled = false;
-      button.textContent = "Play again";
-      status.textContent = "Not connected right now — try again in a moment.";
+      button.textContent = t("result.again");
+      status.textContent = t("result.notConnected");
     }
   }
 

@@ -8,17 +8,21 @@ import { getSettings } from "../settings.js";
 import { createRoom } from "../api.js";
 import { saveGame } from "../saved-game.js";
 import { boardPicker } from "../board-picker.js";
+import { t, errorText, ordinal } from "../i18n.js";
 
-const AI_NAMES = ["Monkey", "Tiger", "Gecko", "Jaguar", "Sloth"];
+// The computer players' names, in the language ("Monkey, Tiger, ..."), and the default
+// name of each person's seat ("Player 2").
+const aiNames = () => t("setup.aiNames").split(",").map((n) => n.trim()).filter(Boolean);
+const playerName = (n) => t("setup.playerName", { n });
 const LAST_KEY = "snakes.lastSetup";
 
 export function validName(name) {
   const trimmed = String(name).trim();
   const length = Array.from(trimmed).length;
-  if (length === 0) return "Give this seat a name.";
-  if (length > 20) return "Names can be at most 20 characters.";
+  if (length === 0) return t("name.empty");
+  if (length > 20) return t("name.tooLong", { max: 20 });
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) return "Names cannot contain control characters.";
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) return t("name.control");
   return "";
 }
 
@@ -53,14 +57,14 @@ function initialSeats(mode) {
   }
   if (mode === "ai") {
     return [
-      { name: "Player", colour: "red", kind: "human" },
-      { name: AI_NAMES[0], colour: "blue", kind: "ai" },
-      { name: AI_NAMES[1], colour: "green", kind: "ai" },
+      { name: t("setup.youName"), colour: "red", kind: "human" },
+      { name: aiNames()[0], colour: "blue", kind: "ai" },
+      { name: aiNames()[1], colour: "green", kind: "ai" },
     ];
   }
   return [
-    { name: "Player 1", colour: "red", kind: "human" },
-    { name: "Player 2", colour: "blue", kind: "human" },
+    { name: playerName(1), colour: "red", kind: "human" },
+    { name: playerName(2), colour: "blue", kind: "human" },
   ];
 }
 
@@ -75,18 +79,18 @@ export function mount(root, route, ctx) {
     sixAgain: defaults.sixAgain,
     shuffle: false,
   };
-  const title = mode === "ai" ? "Play with AI" : "Pass & Play";
+  const title = mode === "ai" ? t("mode.ai") : t("mode.pass");
   ctx.setTitle(title);
 
   const seatList = h("ol", { class: "seat-list", dataset: { testid: "seat-list" } });
   const seatNote = h("p", { class: "form-note", role: "status", "aria-live": "polite", dataset: { testid: "seat-note" } });
   const formError = h("p", { class: "form-error", role: "alert", dataset: { testid: "form-error" } });
   const seatControls = h("div", { class: "seat-controls" });
-  const startButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "start-game" } }, "Start Game");
-  const boards = boardPicker({ legend: "Which board?", hideLegend: true });
+  const startButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "start-game" } }, t("setup.start"));
+  const boards = boardPicker({ legend: t("board.which"), hideLegend: true });
   const boardSection = h("section", { class: "panel-card", "aria-labelledby": "board-heading", hidden: true },
-    h("h2", { id: "board-heading" }, "Board"),
-    h("p", { class: "hint" }, "Every board has its own ladders and snakes; the hint says how long a game usually takes."),
+    h("h2", { id: "board-heading" }, t("board.heading")),
+    h("p", { class: "hint" }, t("setup.boardHint")),
     boards.el);
   boards.ready.then((list) => {
     boardSection.hidden = !list;
@@ -94,25 +98,23 @@ export function mount(root, route, ctx) {
 
   const form = h("form", { class: "setup-form", novalidate: true, on: { submit: (e) => { e.preventDefault(); start(); } } },
     h("section", { class: "panel-card", "aria-labelledby": "seats-heading" },
-      h("h2", { id: "seats-heading" }, mode === "ai" ? "Players" : "Who is playing?"),
-      h("p", { class: "hint" }, mode === "ai"
-        ? "You against the computer. Pick your name and colour, and how many AI players to race."
-        : "Everyone shares this device. Add a seat for each player; any seat can be played by the computer."),
+      h("h2", { id: "seats-heading" }, mode === "ai" ? t("setup.players") : t("setup.whoPlays")),
+      h("p", { class: "hint" }, mode === "ai" ? t("setup.aiIntro") : t("setup.passIntro")),
       seatControls,
       seatList,
       seatNote),
     boardSection,
     h("section", { class: "panel-card", "aria-labelledby": "finish-heading" },
-      h("h2", { id: "finish-heading" }, "How does it end?"),
+      h("h2", { id: "finish-heading" }, t("rules.howEnd")),
       finishCards()),
     h("section", { class: "panel-card", "aria-labelledby": "rules-heading" },
-      h("h2", { id: "rules-heading" }, "House rules"),
-      toggle("exact", "Exact finish", "You need the exact count to land on 100.", state.exactFinish, (v) => { state.exactFinish = v; }, "rule-exact-finish"),
-      toggle("six", "Sixes roll again", "A six earns a bonus roll (never more than two sixes in a row).", state.sixAgain, (v) => { state.sixAgain = v; }, "rule-six-again"),
-      toggle("shuffle", "Shuffle turn order", "Pick who goes first at random.", state.shuffle, (v) => { state.shuffle = v; }, "shuffle")),
+      h("h2", { id: "rules-heading" }, t("rules.house")),
+      toggle("exact", t("rules.exact"), t("rules.exactHint", { finish: 100 }), state.exactFinish, (v) => { state.exactFinish = v; }, "rule-exact-finish"),
+      toggle("six", t("rules.six"), t("rules.sixHint"), state.sixAgain, (v) => { state.sixAgain = v; }, "rule-six-again"),
+      toggle("shuffle", t("rules.shuffle"), t("rules.shuffleHint"), state.shuffle, (v) => { state.shuffle = v; }, "shuffle")),
     formError,
     h("div", { class: "form-actions" },
-      h("a", { class: "button button-secondary", href: "#/", dataset: { testid: "back-home" } }, "Back"),
+      h("a", { class: "button button-secondary", href: "#/", dataset: { testid: "back-home" } }, t("common.back")),
       startButton));
 
   const screen = h("section", { class: "screen setup", dataset: { screen: "setup", mode } },
@@ -132,9 +134,9 @@ export function mount(root, route, ctx) {
           h("span", { class: "radio-card-text" }, text)));
     };
     return h("fieldset", { class: "radio-cards" },
-      h("legend", { class: "visually-hidden" }, "How the game finishes"),
-      card("classic", finishName("classic"), "The first player to reach 100 wins, and the game ends."),
-      card("last-one-standing", finishName("last-one-standing"), "Finishers take 1st, 2nd, 3rd… and the rest race on to the end."));
+      h("legend", { class: "visually-hidden" }, t("rules.finishLegend")),
+      card("classic", finishName("classic"), t("rules.classicHint", { finish: 100 })),
+      card("last-one-standing", finishName("last-one-standing"), t("rules.lastHint", { places: placesSample() })));
   }
 
   function renderSeats(focusKey = null) {
@@ -143,10 +145,10 @@ export function mount(root, route, ctx) {
       const aiCount = state.seats.length - 1;
       const countId = uniqueId("ai-count");
       seatControls.append(h("div", { class: "stepper", role: "group", "aria-labelledby": countId },
-        h("span", { id: countId, class: "stepper-label" }, "AI players"),
-        h("button", { class: "stepper-button", type: "button", "aria-label": "Fewer AI players", disabled: aiCount <= config().seats.ai_min, dataset: { testid: "ai-fewer", focusKey: "ai-fewer" }, on: { click: () => setAiCount(aiCount - 1, "ai-fewer") } }, "−"),
+        h("span", { id: countId, class: "stepper-label" }, t("setup.aiPlayers")),
+        h("button", { class: "stepper-button", type: "button", "aria-label": t("setup.fewerAi"), disabled: aiCount <= config().seats.ai_min, dataset: { testid: "ai-fewer", focusKey: "ai-fewer" }, on: { click: () => setAiCount(aiCount - 1, "ai-fewer") } }, "−"),
         h("output", { class: "stepper-value", "aria-live": "off", dataset: { testid: "ai-count" } }, String(aiCount)),
-        h("button", { class: "stepper-button", type: "button", "aria-label": "More AI players", disabled: aiCount >= config().seats.ai_max, dataset: { testid: "ai-more", focusKey: "ai-more" }, on: { click: () => setAiCount(aiCount + 1, "ai-more") } }, "+")));
+        h("button", { class: "stepper-button", type: "button", "aria-label": t("setup.moreAi"), disabled: aiCount >= config().seats.ai_max, dataset: { testid: "ai-more", focusKey: "ai-more" }, on: { click: () => setAiCount(aiCount + 1, "ai-more") } }, "+")));
     }
     clear(seatList);
     const marks = tokenMarks(state.seats.map((seat, index) => ({ ...seat, index })));
@@ -154,7 +156,7 @@ export function mount(root, route, ctx) {
     if (mode === "pass") {
       seatList.append(h("li", { class: "seat-add" },
         h("button", { class: "button button-secondary", type: "button", disabled: state.seats.length >= config().seats.max, dataset: { testid: "add-seat", focusKey: "add-seat" }, on: { click: addSeat } },
-          state.seats.length >= config().seats.max ? `${config().seats.max} seats is the most` : "+ Add a player")));
+          state.seats.length >= config().seats.max ? t("setup.seatsMost", { count: config().seats.max }) : t("setup.addPlayer"))));
     }
     if (focusKey) {
       const target = screen.querySelector(`[data-focus-key="${focusKey}"]`);
@@ -167,7 +169,7 @@ export function mount(root, route, ctx) {
     const nameId = uniqueId("seat-name");
     const errId = uniqueId("seat-err");
     const isYou = mode === "ai" && i === 0;
-    const label = isYou ? "Your name" : seat.kind === "ai" ? `AI player ${mode === "ai" ? i : i + 1} name` : `Player ${i + 1} name`;
+    const label = isYou ? t("setup.yourName") : seat.kind === "ai" ? t("setup.aiNameLabel", { n: mode === "ai" ? i : i + 1 }) : t("setup.playerNameLabel", { n: i + 1 });
     const look = colour(seat.colour);
     const preview = h("span", { class: `token-preview colour-${seat.colour}`, "aria-hidden": "true" }, mark);
     const err = h("span", { class: "field-error", id: errId });
@@ -191,14 +193,14 @@ export function mount(root, route, ctx) {
       head.append(kindToggle(seat, i));
       if (state.seats.length > config().seats.min) {
         head.append(h("button", {
-          class: "icon-button remove-seat", type: "button", "aria-label": `Remove ${seat.name.trim() || `player ${i + 1}`}`,
+          class: "icon-button remove-seat", type: "button", "aria-label": t("setup.remove", { name: seat.name.trim() || t("setup.playerRef", { n: i + 1 }) }),
           dataset: { testid: "remove-seat", focusKey: `remove-${i}` }, on: { click: () => removeSeat(i) },
         }, h("span", { "aria-hidden": "true" }, "✕")));
       }
     } else if (seat.kind === "ai") {
-      head.append(h("span", { class: "chip chip-ai" }, "AI"));
+      head.append(h("span", { class: "chip chip-ai" }, t("chip.ai")));
     } else {
-      head.append(h("span", { class: "chip chip-you" }, "You"));
+      head.append(h("span", { class: "chip chip-you" }, t("chip.you")));
     }
     return h("li", { class: `seat-row colour-${seat.colour}`, dataset: { testid: "setup-seat", seat: String(i), colour: look.id, kind: seat.kind } },
       head,
@@ -214,24 +216,24 @@ export function mount(root, route, ctx) {
         h("span", {}, text));
     };
     return h("fieldset", { class: "segmented" },
-      h("legend", { class: "visually-hidden" }, `Who plays seat ${i + 1}`),
-      option("human", "Person"),
-      option("ai", "AI"));
+      h("legend", { class: "visually-hidden" }, t("setup.whoSeat", { n: i + 1 })),
+      option("human", t("setup.person")),
+      option("ai", t("chip.ai")));
   }
 
   function colourPicker(seat, i) {
     const name = uniqueId("colour");
     const owners = new Map(state.seats.map((other, j) => [other.colour, j]));
     const fieldset = h("fieldset", { class: "colour-picker" },
-      h("legend", { class: "field-label" }, "Colour"));
+      h("legend", { class: "field-label" }, t("colour.legend")));
     for (const c of colourList()) {
       const id = uniqueId("colour-opt");
       const owner = owners.get(c.id);
-      const takenBy = owner !== undefined && owner !== i ? state.seats[owner].name.trim() || `player ${owner + 1}` : null;
-      fieldset.append(h("label", { class: `swatch colour-${c.id}${takenBy ? " taken" : ""}`, for: id, title: takenBy ? `${c.label} — used by ${takenBy}` : c.label },
+      const takenBy = owner !== undefined && owner !== i ? state.seats[owner].name.trim() || t("setup.playerRef", { n: owner + 1 }) : null;
+      fieldset.append(h("label", { class: `swatch colour-${c.id}${takenBy ? " taken" : ""}`, for: id, title: takenBy ? t("colour.usedBy", { colour: c.label, name: takenBy }) : c.label },
         h("input", { type: "radio", id, name, value: c.id, checked: seat.colour === c.id, dataset: { testid: `colour-${c.id}`, focusKey: `colour-${i}-${c.id}` }, on: { change: () => pickColour(i, c.id) } }),
         h("span", { class: "swatch-dot", "aria-hidden": "true" }),
-        h("span", { class: "visually-hidden" }, takenBy ? `${c.label} (used by ${takenBy}; picking it swaps colours)` : c.label)));
+        h("span", { class: "visually-hidden" }, takenBy ? t("colour.usedBySwap", { colour: c.label, name: takenBy }) : c.label)));
     }
     return fieldset;
   }
@@ -249,8 +251,8 @@ export function mount(root, route, ctx) {
     state.seats[i].colour = colourId;
     if (other >= 0) {
       state.seats[other].colour = previous;
-      const who = state.seats[other].name.trim() || `Player ${other + 1}`;
-      seatNote.textContent = `${colour(colourId).label} was taken, so you swapped: ${who} is now ${colour(previous).label}.`;
+      const who = state.seats[other].name.trim() || playerName(other + 1);
+      seatNote.textContent = t("colour.swapped", { colour: colour(colourId).label, name: who, other: colour(previous).label });
     } else {
       seatNote.textContent = "";
     }
@@ -260,14 +262,15 @@ export function mount(root, route, ctx) {
   function setKind(i, kind) {
     const seat = state.seats[i];
     seat.kind = kind;
-    if (kind === "ai" && /^Player \d$/.test(seat.name)) seat.name = freeAiName();
-    else if (kind === "human" && AI_NAMES.includes(seat.name)) seat.name = `Player ${i + 1}`;
+    const defaults = Array.from({ length: config().seats.max }, (_, n) => playerName(n + 1));
+    if (kind === "ai" && defaults.includes(seat.name)) seat.name = freeAiName();
+    else if (kind === "human" && aiNames().includes(seat.name)) seat.name = playerName(i + 1);
     renderSeats(`kind-${i}-${kind}`);
   }
 
   function freeAiName() {
     const used = new Set(state.seats.map((seat) => seat.name));
-    return AI_NAMES.find((n) => !used.has(n)) || "Robot";
+    return aiNames().find((n) => !used.has(n)) || t("setup.robot");
   }
 
   function freeColour() {
@@ -279,7 +282,7 @@ export function mount(root, route, ctx) {
     const target = Math.max(config().seats.ai_min, Math.min(config().seats.ai_max, count));
     while (state.seats.length - 1 < target) state.seats.push({ name: freeAiName(), colour: freeColour(), kind: "ai" });
     while (state.seats.length - 1 > target) state.seats.pop();
-    seatNote.textContent = `${target} AI player${target === 1 ? "" : "s"}.`;
+    seatNote.textContent = t("setup.aiCount", { count: target });
     renderSeats(focusKey);
   }
 
@@ -287,16 +290,16 @@ export function mount(root, route, ctx) {
     if (state.seats.length >= config().seats.max) return;
     const used = new Set(state.seats.map((seat) => seat.name));
     let n = state.seats.length + 1;
-    while (used.has(`Player ${n}`)) n++;
-    state.seats.push({ name: `Player ${n}`, colour: freeColour(), kind: "human" });
-    seatNote.textContent = `Added player ${state.seats.length}.`;
+    while (used.has(playerName(n))) n++;
+    state.seats.push({ name: playerName(n), colour: freeColour(), kind: "human" });
+    seatNote.textContent = t("setup.added", { n: state.seats.length });
     renderSeats(`name-${state.seats.length - 1}`);
   }
 
   function removeSeat(i) {
     if (state.seats.length <= config().seats.min) return;
     const [gone] = state.seats.splice(i, 1);
-    seatNote.textContent = `Removed ${gone.name.trim() || "a player"}.`;
+    seatNote.textContent = t("setup.removed", { name: gone.name.trim() || t("setup.aPlayer") });
     renderSeats(state.seats.length > config().seats.min ? `remove-${Math.min(i, state.seats.length - 1)}` : "add-seat");
   }
 
@@ -316,12 +319,12 @@ export function mount(root, route, ctx) {
       if (problem && !firstBad) firstBad = input;
     });
     if (firstBad) {
-      formError.textContent = "Check the names above: every seat needs a name of 1–20 characters.";
+      formError.textContent = t("setup.checkNames", { max: 20 });
       firstBad.focus();
       return;
     }
     if (!state.seats.some((seat) => seat.kind === "human")) {
-      formError.textContent = "At least one seat must be played by a person.";
+      formError.textContent = t("setup.needPerson");
       return;
     }
     const body = {
@@ -332,21 +335,26 @@ export function mount(root, route, ctx) {
     };
     if (boards.value()) body.board = boards.value();
     startButton.disabled = true;
-    startButton.textContent = "Starting…";
+    startButton.textContent = t("common.starting");
     try {
       const created = await createRoom(body);
       if (!created || typeof created.code !== "string" || typeof created.secret !== "string") {
-        throw new Error("The server's answer was missing the room code.");
+        throw new Error(t("error.noCode"));
       }
       saveGame({ code: created.code, secret: created.secret, mode });
       rememberLast(mode, state.seats);
       ctx.navigate(`game/${created.code}`, { guard: false });
     } catch (err) {
-      formError.textContent = err && err.message ? err.message : "Could not start the game. Please try again.";
+      formError.textContent = err && err.code ? errorText(err.code, err.message) : err && err.message ? err.message : t("setup.couldNotStart");
       startButton.disabled = false;
-      startButton.textContent = "Start Game";
+      startButton.textContent = t("setup.start");
     }
   }
+}
+
+/** "1st, 2nd, 3rd…" in the language (its ordinals), for the Last One Standing hint. */
+export function placesSample() {
+  return t("rules.places", { first: ordinal(1), second: ordinal(2), third: ordinal(3) });
 }
 
 function toggle(key, label, text, checked, onChange, testid) {

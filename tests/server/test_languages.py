@@ -1,0 +1,161 @@
+"""The language catalogues: complete, consistent with English, and usable by Babel.
+
+Issue 14: "Every catalogue has every key that English has; a test fails on a missing
+one." A translation that drops or renames a {placeholder}, or leaves out a plural form
+its language needs, fails here too, and so does a How to play whose figures are not the
+board's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from babel import Locale
+
+from snakes.engine import JUNGLE
+from snakes.server.content import build_content
+from snakes.server.languages import catalogue, catalogue_dir, placeholders, shipped_languages
+from snakes.server.rooms.errors import ProtocolError
+from snakes.server.transport.static import page_catalogue
+from tests.support.server import ServerProcess
+
+SHIPPED = ("de", "en", "es", "fr", "hi")
+LANGS = [lang.code for lang in shipped_languages()]
+OTHERS = [code for code in LANGS if code != "en"]
+
+
+def _messages(code: str) -> dict[str, Any]:
+    data = json.loads((catalogue_dir() / f"{code}.json").read_text(encoding="utf-8"))
+    messages = data["messages"]
+    assert isinstance(messages, dict)
+    return messages
+
+
+ENGLISH = _messages("en")
+
+
+def test_the_five_languages_ship() -> None:
+    assert sorted(LANGS) == list(SHIPPED)
+    assert LANGS[0] == "en"
+
+
+def missing_keys(messages: dict[str, Any]) -> list[str]:
+    return [key for key in ENGLISH if key not in messages]
+
+
+def placeholder_mismatches(messages: dict[str, Any]) -> list[str]:
+    """Keys whose {placeholders} differ from English's (plural forms taken together)."""
+    return [
+        key
+        for key, text in messages.items()
+        if key in ENGLISH and placeholders(text) != placeholders(ENGLISH[key])
+        # A plural form may say "one" in words where English writes {count}: the other
+        # forms still carry it.
+    ]
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_every_catalogue_has_every_english_key_and_no_stray_ones(code: str) -> None:
+    messages = _messages(code)
+    assert missing_keys(messages) == []
+    assert [key for key in messages if key not in ENGLISH] == []
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_placeholders_match_english(code: str) -> None:
+    assert placeholder_mismatches(_messages(code)) == []
+
+
+def test_a_missing_key_or_a_changed_placeholder_is_caught() -> None:
+    """The checks themselves go red on a broken catalogue."""
+    broken = dict(_messages("es"))
+    del broken["game.roll"]
+    assert missing_keys(broken) == ["game.roll"]
+    broken["announce.rolled"] = "{nombre} sacó un {value}"
+    assert placeholder_mismatches(broken) == ["announce.rolled"]
+
+
+def _categories(code: str, kind: str) -> set[str]:
+    """The plural (or ordinal) categories the language really uses for 0-1000."""
+    locale = Locale.parse(code)
+    rule = locale.ordinal_form if kind == "ordinal" else locale.plural_form
+    return {rule(n) for n in range(0 if kind == "cardinal" else 1, 1001)}
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_plural_entries_have_every_form_their_language_uses(code: str) -> None:
+    needed = _categories(code, "cardinal")
+    for key, entry in _messages(code).items():
+        if key == "ordinal":
+            assert isinstance(entry, dict)
+            assert _categories(code, "ordinal") <= set(entry), key
+        elif isinstance(ENGLISH[key], dict):
+            assert isinstance(entry, dict), key
+            assert "other" in entry and needed - {"many"} <= set(entry), (key, sorted(entry))
+        else:
+            assert isinstance(entry, str), key
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_each_catalogue_names_its_language_and_direction(code: str) -> None:
+    meta = json.loads((catalogue_dir() / f"{code}.json").read_text(encoding="utf-8"))["meta"]
+    assert meta["dir"] in ("ltr", "rtl")
+    assert meta["name"] and meta["name"] != code
+    Locale.parse(code)  # Babel knows it: plurals, ordinals and lists work on the server
+
+
+def test_ordinals_and_lists_come_from_cldr() -> None:
+    en, hi, fr = catalogue("en"), catalogue("hi"), catalogue("fr")
+    assert [en.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
+    ]  # fmt: skip
+    assert [hi.ordinal(n) for n in (1, 2, 3, 4, 5, 6, 7)] == [
+        "1ला", "2रा", "3रा", "4था", "5वाँ", "6ठा", "7वाँ",
+    ]  # fmt: skip
+    assert [fr.ordinal(n) for n in (1, 2)] == ["1re", "2e"]
+    assert en.join(["Ana", "Ben", "Cy"]) == "Ana, Ben, and Cy"
+    assert catalogue("es").join(["Ana", "Ben", "Cy"]) == "Ana, Ben y Cy"
+    assert hi.join(["Ana", "Ben"]) == "Ana और Ben"
+    assert en.text("count.ladders", count=1) == "1 ladder"
+    assert en.text("count.ladders", count=9) == "9 ladders"
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_how_to_play_quotes_the_board_in_every_language(code: str) -> None:
+    """The words differ, the numbers are the board's: 28→84, 87→24, 99→27."""
+    content = build_content(JUNGLE, code)
+    assert content["lang"] == code
+    text = " ".join(p for section in content["howto"] for p in section["paragraphs"])
+    text += " ".join(f"{q['question']} {q['answer']}" for q in content["faq"])
+    for number in ("28", "84", "87", "24", "99", "27", "100"):
+        assert number in text, (code, number)
+    assert "{" not in text, code  # every placeholder filled
+    ladders = next(s for s in content["howto"] if "ladders" in s)
+    assert ladders["ladders"] == [[j.start, j.end] for j in JUNGLE.ladders]
+    if code != "en":
+        assert text != " ".join(build_content(JUNGLE)["howto"][0]["paragraphs"])
+
+
+def test_the_server_serves_the_languages(server: ServerProcess) -> None:
+    """/api/config lists them; /api/content speaks each; an unknown one is a typed
+    refusal; the page's copy of a catalogue leaves out How to play and the FAQ (the
+    server's to write out), so the first load stays small."""
+    languages = server.get("/api/config")["languages"]
+    assert [x["code"] for x in languages] == ["en", "de", "es", "fr", "hi"]
+    assert {x["code"]: x["name"] for x in languages}["hi"] == "हिन्दी"
+
+    with pytest.raises(ProtocolError):
+        catalogue("xx")
+    status, body = server.request("GET", "/api/content?lang=xx")
+    assert status == 400 and body["error"]["code"] == "bad_request"
+    hindi = server.get("/api/content?lang=hi")
+    assert hindi["lang"] == "hi" and hindi["howto"][0]["title"] == "1. खेलने का तरीका चुनो"
+
+    raw = (catalogue_dir() / "de.json").read_bytes()
+    served = json.loads(page_catalogue(raw))["messages"]
+    assert not any(key.startswith(("howto.", "faq.")) for key in served)
+    assert served["game.roll"] == "Würfeln"
+    status, page_copy, _ = server.raw("/static/i18n/de.json")
+    assert status == 200 and json.loads(page_copy)["messages"] == served
