@@ -12,6 +12,7 @@ from redis.exceptions import ResponseError
 
 from snakes.server.backends.redis_pipe import Pipe
 from tests.redis.private_redis import PrivateRedis
+from tests.support.inprocess import run
 
 ECHO = "return ARGV[1] .. KEYS[1]"
 
@@ -37,7 +38,7 @@ def test_commands_that_coincide_go_out_in_one_write(tmp_path: Path) -> None:
         await pool.aclose()
 
     with PrivateRedis(tmp_path / "redis") as private:
-        asyncio.run(scenario(private.url))
+        run(scenario(private.url))
 
 
 def test_an_error_stays_with_its_own_command(tmp_path: Path) -> None:
@@ -57,7 +58,7 @@ def test_an_error_stays_with_its_own_command(tmp_path: Path) -> None:
         await pool.aclose()
 
     with PrivateRedis(tmp_path / "redis") as private:
-        asyncio.run(scenario(private.url))
+        run(scenario(private.url))
 
 
 def test_a_script_is_loaded_again_after_redis_restarts(tmp_path: Path) -> None:
@@ -77,7 +78,7 @@ def test_a_script_is_loaded_again_after_redis_restarts(tmp_path: Path) -> None:
         await pool.aclose()
 
     with private:
-        asyncio.run(scenario())
+        run(scenario())
 
 
 def test_a_stopped_pipe_refuses_at_once(tmp_path: Path) -> None:
@@ -90,4 +91,4 @@ def test_a_stopped_pipe_refuses_at_once(tmp_path: Path) -> None:
         await pool.aclose()
 
     with PrivateRedis(tmp_path / "redis") as private:
-        asyncio.run(scenario(private.url))
+        run(scenario(private.url))
