@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from tests.browser.helpers import checked_page
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -71,25 +72,10 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def page(browser: Browser, web_server: ServerProcess) -> Iterator[Page]:
     """A fresh page (own storage) at 1440x900; fails the test on any page error."""
-    yield from _page(browser, web_server)
+    yield from checked_page(browser, web_server)
 
 
 @pytest.fixture
 def hooks_page(browser: Browser, hooks_server: ServerProcess) -> Iterator[Page]:
     """Like ``page``, on the server with the test hooks."""
-    yield from _page(browser, hooks_server)
-
-
-def _page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=server.url)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: errors.append(message.text) if message.type == "error" else None,
-    )
-    yield page
-    context.close()
-    assert not errors, f"the page reported errors: {errors}"
+    yield from checked_page(browser, hooks_server)

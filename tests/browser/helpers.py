@@ -3,14 +3,60 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
+
+from tests.support.server import ServerProcess
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 SIZES = ((360, 640), (1440, 900))
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1440, "height": 900}
+TOPBAR = 50
+"""The phone's top bar, in CSS pixels: nothing that must be seen may sit under it."""
+
+
+def checked_page(
+    browser: Browser,
+    server: ServerProcess,
+    viewport: dict[str, int] | None = None,
+    locale: str | None = None,
+) -> Iterator[Page]:
+    """A fresh page (own storage) on ``server``; fails the test on any page error."""
+    options: dict[str, Any] = {"viewport": viewport or DESKTOP, "base_url": server.url}
+    if locale is not None:
+        options["locale"] = locale
+    context = browser.new_context(**options)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    yield page
+    context.close()
+    assert not errors, f"the page reported errors: {errors}"
+
+
+def assert_on_phone_screen(page: Page, testids: list[str]) -> None:
+    """Each element is on the 360x640 screen without scrolling, below the top bar."""
+    assert page.evaluate("window.scrollY") == 0
+    for testid in testids:
+        # The countdown's box may be its parts' (its text and its bar).
+        selector = f"[data-testid={testid}]"
+        if testid == "countdown":
+            selector += " .countdown-text"
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None, f"{testid} is not shown"
+        assert box["y"] >= TOPBAR - 1, f"{testid} hides under the top bar: {box}"
+        assert box["y"] + box["height"] <= PHONE["height"], f"{testid} is below the fold: {box}"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{testid}: {box}"
 
 
 def snap(page: Page, name: str) -> None:

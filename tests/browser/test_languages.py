@@ -16,13 +16,18 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import play_to_result, serious_violations, start_game
+from tests.browser.helpers import (
+    PHONE,
+    checked_page,
+    play_to_result,
+    serious_violations,
+    start_game,
+)
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "languages"
-PHONE = {"width": 360, "height": 640}
 DEVANAGARI = re.compile(r"[\u0900-\u097F]")
 
 # What the screens say in each language, so a test can tell one language from another.
@@ -40,24 +45,11 @@ WORDS = {
 }  # fmt: skip
 
 
-def _context_page(browser: Browser, server: ServerProcess, locale: str) -> Iterator[Page]:
-    """A phone-sized page whose browser asks for `locale`; fails on any page error."""
-    context = browser.new_context(viewport=PHONE, base_url=server.url, locale=locale)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield page
-    context.close()
-    assert not errors, f"the page reported errors: {errors}"
-
-
 @pytest.fixture
 def locale_page(
     request: pytest.FixtureRequest, browser: Browser, web_server: ServerProcess
 ) -> Iterator[Page]:
-    yield from _context_page(browser, web_server, request.param)
+    yield from checked_page(browser, web_server, PHONE, request.param)
 
 
 def _instant(page: Page) -> None:

@@ -9,30 +9,19 @@ scrolling, with the whole board.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from tests.browser.helpers import open_setup, start_game, use_instant_animations
+from tests.browser.helpers import (
+    PHONE,
+    assert_on_phone_screen,
+    open_setup,
+    start_game,
+    use_instant_animations,
+)
 from tests.support.client import GameClient
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 360, "height": 640}
-TOPBAR = 50
-
-
-def _assert_on_screen(page: Page, testids: list[str]) -> None:
-    assert page.evaluate("window.scrollY") == 0
-    for testid in testids:
-        # The countdown's box may be its parts' (its text and its bar).
-        selector = f"[data-testid={testid}]"
-        if testid == "countdown":
-            selector += " .countdown-text"
-        box = page.locator(selector).first.bounding_box()
-        assert box is not None, f"{testid} is not shown"
-        assert box["y"] >= TOPBAR - 1, f"{testid} hides under the top bar: {box}"
-        assert box["y"] + box["height"] <= PHONE["height"], f"{testid} is below the fold: {box}"
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{testid}: {box}"
 
 
 def test_online_turn_shows_turn_countdown_die_roll_and_last_event_on_a_phone(
@@ -60,7 +49,7 @@ def test_online_turn_shows_turn_countdown_die_roll_and_last_event_on_a_phone(
         expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
         expect(page.get_by_test_id("countdown")).to_be_visible()
         page.wait_for_timeout(300)
-        _assert_on_screen(
+        assert_on_phone_screen(
             page, ["board", "turn-banner", "countdown", "die", "roll", "log-line", "seat-card"]
         )
         current = page.locator("[data-testid=seat-card][data-current=true]")
@@ -86,7 +75,9 @@ def test_pass_and_play_turn_fits_a_phone_with_six_players(
         expect(page.get_by_test_id("log-line")).to_contain_text("rolled")
         expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
         page.evaluate("window.scrollTo(0, 0)")
-        _assert_on_screen(page, ["board", "turn-banner", "die", "roll", "log-line", "seat-card"])
+        assert_on_phone_screen(
+            page, ["board", "turn-banner", "die", "roll", "log-line", "seat-card"]
+        )
         cards = page.get_by_test_id("seat-card")
         expect(cards).to_have_count(6)
         for index in range(6):

@@ -20,14 +20,16 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from snakes.server.rooms.reactions import REACTIONS
-from tests.browser.helpers import ARTIFACTS, serious_violations
+from tests.browser.helpers import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    assert_on_phone_screen,
+    serious_violations,
+)
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 360, "height": 640}
-DESKTOP = {"width": 1440, "height": 900}
-TOPBAR = 50
 
 
 @dataclass
@@ -66,19 +68,6 @@ def _player(
 
 def _float(page: Page, seat: int, reaction: str) -> str:
     return f"[data-testid=reaction-float][data-seat='{seat}'][data-reaction='{reaction}']"
-
-
-def _on_phone_screen(page: Page, testids: list[str]) -> None:
-    assert page.evaluate("window.scrollY") == 0
-    for testid in testids:
-        selector = f"[data-testid={testid}]"
-        if testid == "countdown":
-            selector += " .countdown-text"
-        box = page.locator(selector).first.bounding_box()
-        assert box is not None, f"{testid} is not shown"
-        assert box["y"] >= TOPBAR - 1, f"{testid} hides under the top bar: {box}"
-        assert box["y"] + box["height"] <= PHONE["height"], f"{testid} is below the fold: {box}"
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{testid}: {box}"
 
 
 def _freeze_floats(page: Page, at_ms: int) -> None:
@@ -140,8 +129,10 @@ def test_three_players_one_reacts_the_others_see_it_float_up_and_hear_it(
         # ---- Gus, on a phone, opens the tray by keyboard and sends "laugh".
         phone = gus.page
         opener = phone.get_by_test_id("reaction-open")
-        _on_phone_screen(phone, ["board", "turn-banner", "countdown", "die", "roll", "seat-card"])
-        _on_phone_screen(phone, ["reaction-open"])
+        assert_on_phone_screen(
+            phone, ["board", "turn-banner", "countdown", "die", "roll", "seat-card"]
+        )
+        assert_on_phone_screen(phone, ["reaction-open"])
         opener.focus()
         phone.keyboard.press("Enter")
         expect(phone.get_by_test_id("reaction-tray")).to_be_visible()
@@ -154,7 +145,9 @@ def test_three_players_one_reacts_the_others_see_it_float_up_and_hear_it(
         first = phone.locator("[data-testid=reaction-choice][data-reaction=clap]")
         expect(first).to_be_focused()
         # Opening the tray moves nothing: the die, Roll, countdown and seats stay put.
-        _on_phone_screen(phone, ["board", "turn-banner", "countdown", "die", "roll", "seat-card"])
+        assert_on_phone_screen(
+            phone, ["board", "turn-banner", "countdown", "die", "roll", "seat-card"]
+        )
         assert serious_violations(phone) == []
         shots = [_shot(phone, "reaction-tray-phone")]
         phone.keyboard.press("ArrowRight")

@@ -12,7 +12,13 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import next_step, serious_violations, snap, use_instant_animations
+from tests.browser.helpers import (
+    checked_page,
+    next_step,
+    serious_violations,
+    snap,
+    use_instant_animations,
+)
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -25,15 +31,7 @@ LADDER_MOVE = 6
 
 @pytest.fixture
 def story_page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=server.url)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield page
-    context.close()
-    assert not errors, f"the page reported errors: {errors}"
+    yield from checked_page(browser, server)
 
 
 def _tab_to(page: Page, testid: str, limit: int = 80) -> None:
