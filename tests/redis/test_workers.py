@@ -55,13 +55,19 @@ def _until(check: object, seconds: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-def test_two_workers_share_one_port_and_every_room(
-    tmp_path: Path, redis_url: str, prefix: str
-) -> None:
+def _two_workers(tmp_path: Path, redis_url: str, prefix: str) -> ServerProcess:
+    """``snakes serve --workers 2`` started; it answers once a worker does."""
     server = ServerProcess(
         tmp_path, *FLAGS, "--workers", "2", "--redis", redis_url, "--redis-prefix", prefix
     )
     server.start()
+    return server
+
+
+def test_two_workers_share_one_port_and_every_room(
+    tmp_path: Path, redis_url: str, prefix: str
+) -> None:
+    server = _two_workers(tmp_path, redis_url, prefix)
     try:
         assert server.process is not None
         workers = _children(server.process.pid)
@@ -101,10 +107,7 @@ def test_two_workers_share_one_port_and_every_room(
 def test_a_killed_supervisor_takes_its_workers_with_it(
     tmp_path: Path, redis_url: str, prefix: str
 ) -> None:
-    server = ServerProcess(
-        tmp_path, *FLAGS, "--workers", "2", "--redis", redis_url, "--redis-prefix", prefix
-    )
-    server.start()
+    server = _two_workers(tmp_path, redis_url, prefix)
     assert server.process is not None
     workers = _children(server.process.pid)
     assert len(workers) == 2

@@ -387,7 +387,7 @@ class RedisBackend:
         self._subscribed.discard(code)
 
     def _listen_channel_for_node(self) -> str:
-        return f"{self.prefix}node:{self.owners.node}"
+        return self._inboxes + self.owners.node
 
     async def _listen(self) -> None:
         failures = 0
