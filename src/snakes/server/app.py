@@ -32,25 +32,13 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api, config, protocol_schema, static, story
 from snakes.server.transport.bodylimit import BodyLimit
+from snakes.server.transport.headers import SecurityHeaders
 from snakes.server.transport.limits import LookupLimiter, RoomBudget
 from snakes.server.transport.protocol import ProtocolError
 from snakes.server.transport.ws import serve_connection
 
 log = logging.getLogger("snakes.server")
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'none'; form-action 'self'"
-)
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-}
-ASSET_HEADERS = {"X-Content-Type-Options": "nosniff"}
 PURGE_EVERY_SECONDS = 60
 
 
@@ -156,18 +144,9 @@ def create_app(settings: Settings) -> FastAPI:
     )
     _add_openapi_links(app)
 
-    @app.middleware("http")
-    async def _headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        # A versioned script, style or image is no document: the page's policy covers
-        # what it may do, so it carries only what a subresource needs (nosniff). Every
-        # other answer, the page itself included, carries them all.
-        asset = response.headers.get("cache-control", "").endswith("immutable")
-        for name, value in (ASSET_HEADERS if asset else SECURITY_HEADERS).items():
-            response.headers.setdefault(name, value)
-        return response
+    # Outermost but for Starlette's own error handler: the body limit's refusals get
+    # the headers too.
+    app.add_middleware(SecurityHeaders)
 
     @app.websocket("/ws")
     async def _ws(websocket: WebSocket) -> None:

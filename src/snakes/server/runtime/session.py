@@ -47,3 +47,6 @@ class Session:
 
     def close(self) -> None:
         self.outbox.put_nowait(None)
+        # The endpoint's ``drop`` closes over this session and its transport: a cycle
+        # that would keep the socket's objects until a full collection.
+        self.drop = None

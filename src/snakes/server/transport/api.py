@@ -234,7 +234,11 @@ async def metrics(request: Request) -> Response:
 
 
 async def debug_stats(
-    request: Request, types: int = 0, generation: int | None = None, collect: bool = False
+    request: Request,
+    types: int = 0,
+    generation: int | None = None,
+    collect: bool = False,
+    garbage: int = 0,
 ) -> dict[str, Any]:
     """Opt-in (SNAKES_DEBUG_STATS=1): Python heap and asyncio tasks, to find leaks.
 
@@ -242,8 +246,13 @@ async def debug_stats(
     (``&generation=G``: only those in generation G). ``?collect=true`` runs a full
     collection first, so the heap figures count live objects only, not garbage cycles
     waiting for the next full collection (a pause: never on a production server).
+    ``?garbage=N`` runs a full collection and names the N most common kinds of object
+    it found in garbage cycles: what reference counting alone could not free.
     """
     runtime = _runtime(request)
+    cycles: list[tuple[str, int]] = []
+    if garbage > 0:
+        cycles = _garbage_kinds(garbage)
     if collect:
         gc.collect()
     common: list[tuple[str, int]] = []
@@ -262,10 +271,23 @@ async def debug_stats(
         "gc_longest": request.app.state.metrics.gc.longest,
         "gc_tracked": len(gc.get_objects()),
         "gc_types": common,
+        "gc_garbage": cycles,
         "room_queues": runtime.queue_count,
         "lookup_addresses": len(request.app.state.lookups),
         **runtime.stats(),
     }
+
+
+def _garbage_kinds(limit: int) -> list[tuple[str, int]]:
+    """Collect, keeping what the collector frees, and count it by kind."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        counts = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    return counts.most_common(min(limit, 200))
 
 
 _STATUS = {
