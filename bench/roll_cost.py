@@ -16,6 +16,7 @@ reaches 500 actions), and with ``--profile`` the top of a cProfile.
     python bench/roll_cost.py
     python bench/roll_cost.py --backend redis --nodes 2
     python bench/roll_cost.py --rooms 300 --rolls 5000 --profile
+    python bench/roll_cost.py --profile --parts
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 from snakes.engine import JUNGLE, Finish, Rules
@@ -45,6 +47,17 @@ from snakes.server.settings import Settings
 
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 WINDOW = 5
+PARTS: list[tuple[str, tuple[tuple[str, str], ...]]] = [
+    ("handler (rules, engine, view, encoding)", (("rooms/work.py", "run_handler"),)),
+    ("  engine: the move", (("engine/game.py", "roll"), ("engine/game.py", "apply"))),
+    ("  room view", (("rooms/updates.py", "view"),)),
+    ("  live odds", (("rooms/views.py", "_odds"),)),
+    ("SQLite write (group commit)", (("backends/sqlite.py", "write_many"),)),
+    ("delivery to connections", (("runtime/hub.py", "deliver"),)),
+    ("JSON encoding, everywhere", (("server/jsontext.py", "dumps"), ("json/__init__.py", "dumps"))),
+]
+"""What ``--parts`` reports: a label, and the functions whose cumulative time it is
+(file path ending, function name; the first that the profile holds counts)."""
 """Rolls within this many actions of 10 (or 500) count toward that figure."""
 
 
@@ -160,7 +173,10 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
         await roll(args.rolls)
         profiler.disable()
         stats = pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "tottime"))
-        stats.print_stats(int(os.environ.get("TOP", "20")))
+        if args.parts:
+            _print_parts(stats, args.rolls)
+        else:
+            stats.print_stats(int(os.environ.get("TOP", "20")))
         if os.environ.get("CALLERS"):
             stats.print_callers(os.environ["CALLERS"])
     for runtime in runtimes:
@@ -173,6 +189,22 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
         client.close()
 
 
+def _print_parts(stats: pstats.Stats, rolls: int) -> None:
+    """Cumulative CPU per roll of each part of ``PARTS``, as µs and as a share."""
+    table: dict[tuple[str, int, str], Any] = stats.stats  # type: ignore[attr-defined]
+    total = stats.total_tt  # type: ignore[attr-defined]
+    print(f"  profiled: {total / rolls * 1e6:.0f} µs per roll (the profiler adds its own)")
+    for label, functions in PARTS:
+        for ending, name in functions:
+            found = [v[3] for k, v in table.items() if k[0].endswith(ending) and k[2] == name]
+            if found:
+                spent = sum(found)
+                print(f"  {label:<42} {spent / rolls * 1e6:6.0f} µs  {spent / total:6.1%}")
+                break
+        else:
+            print(f"  {label:<42}      -")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=20)
@@ -182,6 +214,9 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=1)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--parts", action="store_true", help="with --profile: CPU per roll by part of a roll"
+    )
     args = parser.parse_args()
     print(f"$ python {shlex.join(sys.argv)}")
     asyncio.run(_run(args))

@@ -152,6 +152,7 @@ def main() -> None:
         elapsed = time.monotonic() - started
         server_cpu = (cpu_seconds(server.pid) - cpu0) / elapsed
         pressure1 = cpu_pressure()
+        final = debug_stats(server.url, False)
     finally:
         workers.stop()
         server.stop()
@@ -168,6 +169,12 @@ def main() -> None:
             if pressure0 is not None and pressure1 is not None
             else ""
         )
+    )
+    longest = ", ".join(f"gen{g} {t * 1000:.0f} ms" for g, t in enumerate(final["gc_longest"]))
+    spent = ", ".join(f"gen{g} {t:.1f} s" for g, t in enumerate(final["gc_seconds"]))
+    print(
+        f"\nGarbage collection since the server started: {final['gc_collections']} "
+        f"collections per generation; longest pause {longest}; time spent {spent}"
     )
     print(f"\nGrowth after {args.warmup_minutes:g} minutes of warm-up (line fitted, goal < 5%):\n")
     print("| series | mean | growth over the run | verdict |\n|---|---|---|---|")

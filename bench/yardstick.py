@@ -120,8 +120,16 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--host", default="127.0.0.1")
     args, _ = parser.parse_known_args()
+    # What `pip install starlette uvicorn` runs: Python's asyncio loop and h11, whatever
+    # else this environment happens to hold.
     uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        loop="asyncio",
+        http="h11",
     )
 
 

@@ -315,6 +315,16 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     help="Server processes behind the one port, or auto (one per core); more than one "
     "needs --redis, through which they share rooms.",
 )
+@click.option(
+    "--loop",
+    "event_loop",
+    show_envvar=True,
+    envvar="SNAKES_LOOP",
+    type=click.Choice(["uvloop", "asyncio"]),
+    default="uvloop",
+    show_default=True,
+    help="Event loop: uvloop (libuv, less CPU per message) or Python's own asyncio.",
+)
 @click.option("--worker", "is_worker", is_flag=True, hidden=True)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
 @click.option(
@@ -359,6 +369,7 @@ def serve(
     max_body_bytes: int,
     keepalive: float,
     workers: str,
+    event_loop: str,
     is_worker: bool,
     open_browser: bool,
     debug_stats: bool,
@@ -439,6 +450,7 @@ def serve(
         ws_max_size=16 * 1024,
         ws_per_message_deflate=False,
         access_log=access_log,
+        loop=event_loop,
     )
     server = uvicorn.Server(config)
     shown = public_url or f"http://{_shown_host(host)}:{port}"

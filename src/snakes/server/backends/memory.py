@@ -6,10 +6,10 @@ been through the same encoding as one read from disk.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from snakes.engine import action_to_data
+from snakes.server import jsontext
 from snakes.server.rooms.model import Room
 from snakes.server.rooms.work import Work
 
@@ -28,13 +28,13 @@ class MemoryLog:
         row = self.rows.get(code)
         if row is None:
             return None
-        data = json.loads(row)
+        data = jsontext.loads(row)
         game = data["game_number"]
-        actions = [json.loads(a) for _, g, a in self.actions.get(code, []) if g == game]
+        actions = [jsontext.loads(a) for _, g, a in self.actions.get(code, []) if g == game]
         return Room.from_data(data, actions)
 
     def action_log(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
-        return [(seq, game, json.loads(a)) for seq, game, a in self.actions.get(code, [])]
+        return [(seq, game, jsontext.loads(a)) for seq, game, a in self.actions.get(code, [])]
 
     async def load_record(self, code: str, game: int | None) -> str | None:
         games = sorted(g for c, g in self.records if c == code)
@@ -45,7 +45,7 @@ class MemoryLog:
         return None if found is None else found[1]
 
     async def live_codes(self) -> list[str]:
-        return sorted(c for c, row in self.rows.items() if json.loads(row)["mode"] == "online")
+        return sorted(c for c, row in self.rows.items() if jsontext.loads(row)["mode"] == "online")
 
     async def purge(self, before: float, unopened_before: float) -> int:
         def stale_row(data: dict[str, Any]) -> bool:
@@ -54,7 +54,7 @@ class MemoryLog:
             unopened = not data.get("opened", True) and data["touched_at"] < unopened_before
             return bool(data["touched_at"] < before or unopened)
 
-        stale = [c for c, row in self.rows.items() if stale_row(json.loads(row))]
+        stale = [c for c, row in self.rows.items() if stale_row(jsontext.loads(row))]
         for code in stale:
             del self.rows[code]
             self.actions.pop(code, None)
@@ -79,8 +79,10 @@ class MemoryLog:
             first_seq = room.version - len(work.actions) + 1
             log = self.actions.setdefault(room.code, [])
             for i, action in enumerate(work.actions):
-                log.append((first_seq + i, room.game_number, json.dumps(action_to_data(action))))
-            self.rows[room.code] = json.dumps(room.to_data())
+                log.append(
+                    (first_seq + i, room.game_number, jsontext.dumps(action_to_data(action)))
+                )
+            self.rows[room.code] = jsontext.dumps(room.to_data())
         if work.record is not None:
             game, record = work.record
             self.records[(room.code, game)] = (room.touched_at, record)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,6 +28,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from snakes.engine import action_to_data
+from snakes.server import jsontext
 from snakes.server.backends.interfaces import FireTimer, StoreUnavailable
 from snakes.server.backends.redis_owners import RedisOwners
 from snakes.server.backends.redis_pipe import Pipe
@@ -250,10 +250,10 @@ class RedisBackend:
             raise StoreUnavailable(str(error)) from error
         if data is None:
             return None
-        logged = [json.loads(a) for a in actions]
+        logged = [jsontext.loads(a) for a in actions]
         for action in logged:
             del action["seq"]  # the log's own sequence number, not part of the action
-        return Room.from_data(json.loads(data), logged)
+        return Room.from_data(jsontext.loads(data), logged)
 
     async def load_record(self, code: str, game: int | None) -> str | None:
         try:
@@ -281,7 +281,7 @@ class RedisBackend:
 
     async def action_log(self, code: str) -> list[dict[str, Any]]:
         """The current game's stored actions, for checks."""
-        return [json.loads(a) for a in await self.redis.lrange(self._actions(code), 0, -1)]
+        return [jsontext.loads(a) for a in await self.redis.lrange(self._actions(code), 0, -1)]
 
     async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
         code = room.code
@@ -308,7 +308,8 @@ class RedisBackend:
             return True
         first_seq = room.version - len(work.actions) + 1
         actions = [
-            _dump({**action_to_data(a), "seq": first_seq + i}) for i, a in enumerate(work.actions)
+            jsontext.dumps({**action_to_data(a), "seq": first_seq + i})
+            for i, a in enumerate(work.actions)
         ]
         timers: list[str] = []
         for name, due in work.timers.items():
@@ -327,7 +328,7 @@ class RedisBackend:
             "1" if created else "0",
             str(room.rev - 1),
             str(room.rev),
-            _dump(room.to_data()),
+            jsontext.dumps(room.to_data()),
             "1" if work.delete else "0",
             "1" if work.new_game else "0",
             str(ttl),
@@ -368,7 +369,7 @@ class RedisBackend:
         }
         if answers:
             envelope["a"] = list(answers)  # forwarded intents this update answers
-        return _dump(envelope)
+        return jsontext.dumps(envelope)
 
     async def subscribe(self, code: str) -> None:
         """Hear a room's updates here; returns once this node's inbox is listened to.
@@ -429,7 +430,7 @@ class RedisBackend:
             self.owners.on_node_message(data)  # a forwarded intent or its answer
             return
         code, _, text = data[1:].partition("\n")
-        envelope = json.loads(text)
+        envelope = jsontext.loads(text)
         messages = [Message(*fields) for fields in envelope["m"]]
         self.hub.deliver(code, messages, envelope["h"], envelope["s"])
         if "a" in envelope:
@@ -476,7 +477,3 @@ class RedisBackend:
 
     async def members(self, code: str) -> dict[str, str]:
         return await self.owners.members(code)
-
-
-def _dump(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -26,6 +25,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from snakes.server import jsontext
 from snakes.server.backends.redis_pipe import Pipe
 from snakes.server.rooms.errors import ProtocolError, unavailable
 from snakes.server.rooms.work import Caller
@@ -238,7 +238,7 @@ class RedisOwners:
             "caller": [caller.connection, caller.secret_hash, ident if listening else ""],
         }
         try:
-            heard = await self.pipe.execute("PUBLISH", self._inbox(node), json.dumps(request))
+            heard = await self.pipe.execute("PUBLISH", self._inbox(node), jsontext.dumps(request))
             if not heard:
                 reply = None  # nobody listens there: that node is gone
                 if time.monotonic() >= self._blind_until:
@@ -267,7 +267,7 @@ class RedisOwners:
                 future.set_result({"k": "rep", "id": ident, "result": None})
 
     def on_node_message(self, data: str) -> None:
-        message = json.loads(data)
+        message = jsontext.loads(data)
         if message.get("k") == "rep":
             future = self._pending.get(message["id"])
             if future is not None and not future.done():
@@ -296,4 +296,4 @@ class RedisOwners:
             reply["error"] = {"code": "internal", "message": "the server failed; nothing changed"}
         self.replies += 1
         with contextlib.suppress(RedisError, OSError):
-            await self.pipe.execute("PUBLISH", self._inbox(request["from"]), json.dumps(reply))
+            await self.pipe.execute("PUBLISH", self._inbox(request["from"]), jsontext.dumps(reply))

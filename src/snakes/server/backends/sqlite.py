@@ -11,7 +11,6 @@ room as it was.
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 import threading
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from snakes.engine import action_to_data
+from snakes.server import jsontext
 from snakes.server.backends.interfaces import StoreUnavailable
 from snakes.server.rooms.model import Room
 from snakes.server.rooms.work import Work
@@ -180,7 +180,7 @@ class SQLiteLog:
             self._db.executemany(
                 "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
                 [
-                    (room.code, first_seq + i, room.game_number, _dump(action_to_data(a)))
+                    (room.code, first_seq + i, room.game_number, jsontext.dumps(action_to_data(a)))
                     for i, a in enumerate(work.actions)
                 ],
             )
@@ -212,16 +212,22 @@ class SQLiteLog:
             "INSERT INTO rooms (code, mode, phase, touched_at, data) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (code) DO UPDATE SET phase = excluded.phase,"
             " touched_at = excluded.touched_at, data = excluded.data",
-            (room.code, room.mode.value, room.phase.value, room.touched_at, _dump(room.to_data())),
+            (
+                room.code,
+                room.mode.value,
+                room.phase.value,
+                room.touched_at,
+                jsontext.dumps(room.to_data()),
+            ),
         )
 
     def load_room(self, code: str) -> Room | None:
         row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
         if row is None:
             return None
-        data = json.loads(row[0])
+        data = jsontext.loads(row[0])
         actions = [
-            json.loads(text)
+            jsontext.loads(text)
             for (text,) in self._db.execute(
                 "SELECT action FROM actions WHERE code = ? AND game = ? ORDER BY seq",
                 (code, data["game_number"]),
@@ -232,7 +238,7 @@ class SQLiteLog:
     def action_log(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
         """Every stored action of a room as (sequence, game, action), for checks."""
         return [
-            (seq, game, json.loads(text))
+            (seq, game, jsontext.loads(text))
             for seq, game, text in self._db.execute(
                 "SELECT seq, game, action FROM actions WHERE code = ? ORDER BY seq", (code,)
             )
@@ -301,7 +307,3 @@ class SQLiteLog:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise
-
-
-def _dump(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

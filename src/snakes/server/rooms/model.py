@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -34,6 +33,7 @@ from snakes.engine import (
     state_to_snapshot,
 )
 from snakes.fair import SCHEME, commit
+from snakes.server import jsontext
 from snakes.server.rooms.names import clean_name as clean_name  # noqa: PLC0414 - re-exported
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -190,7 +190,7 @@ class Room:
         data = self.record().to_data()
         if self.fair and self.locked_seeds is not None:
             data["fair"] = self.fair_section(reveal=True)
-        return json.dumps(data, ensure_ascii=False)
+        return jsontext.dumps(data)
 
     def start_game(self) -> None:
         if self.fair:

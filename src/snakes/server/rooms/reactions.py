@@ -13,10 +13,10 @@ setting, like the rules).
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Literal, get_args
 
+from snakes.server import jsontext
 from snakes.server.rooms.access import check_host, check_seat
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import Mode
@@ -51,7 +51,7 @@ def react(step: Step, caller: Caller, seat: int, reaction: str) -> None:
         raise ProtocolError("too_many_reactions", _why(recent, wait), retry_after=wait)
     room.reacted[caller.secret_hash] = recent
     body = {"type": "reaction", "seat": seat, "reaction": reaction}
-    step.work.messages.append(Message(json.dumps(body)))
+    step.work.messages.append(Message(jsontext.dumps(body)))
 
 
 def admit(times: tuple[float, ...], now: float) -> tuple[tuple[float, ...], float | None]:

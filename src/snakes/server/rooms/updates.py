@@ -3,9 +3,9 @@ and a small presence message when only who is connected changed."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from snakes.server import jsontext
 from snakes.server.rooms.timers import all_racers_away, connected_seats, schedule
 from snakes.server.rooms.views import connected_flags, countdown_view, room_view
 from snakes.server.rooms.work import Message, Step
@@ -41,19 +41,19 @@ def publish(
     schedule(step, new_turn=new_turn, allowance=allowance)
     step.work.changed = True
     messages = step.work.messages
-    earlier = next((m for m in messages if m.body.startswith('{"type": "update"')), None)
+    earlier = next((m for m in messages if m.body.startswith('{"type":"update"')), None)
     if earlier is not None and earlier.skip == skip:
         messages.remove(earlier)
-        first = json.loads(earlier.body)
+        first = jsontext.loads(earlier.body)
         events, instant = first["events"] + events, first["instant"] or instant
     body = {"type": "update", "events": events, "instant": instant, "room": view(step)}
-    messages.append(Message(json.dumps(body), skip=skip))
+    messages.append(Message(jsontext.dumps(body), skip=skip))
 
 
 def welcome(step: Step, connection: str) -> None:
     """The whole state, to one connection (after its hello, or after an outage)."""
     body = {"type": "welcome", "room": view(step)}
-    step.work.messages.append(Message(json.dumps(body), to=connection))
+    step.work.messages.append(Message(jsontext.dumps(body), to=connection))
 
 
 def presence(step: Step, *, skip: str = "") -> None:
@@ -71,4 +71,4 @@ def presence(step: Step, *, skip: str = "") -> None:
         "connected": connected_flags(room, connected_seats(room, ctx.presence)),
         "countdown": countdown_view(room, now=ctx.now, paused=all_racers_away(room, ctx.presence)),
     }
-    step.work.messages.append(Message(json.dumps(body), skip=skip, presence=True))
+    step.work.messages.append(Message(jsontext.dumps(body), skip=skip, presence=True))

@@ -15,9 +15,9 @@ most one presence message per window. A window of 0 sends every one at once.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import defaultdict
 
+from snakes.server import jsontext
 from snakes.server.rooms.work import Message
 from snakes.server.runtime.session import Session
 
@@ -123,5 +123,5 @@ class Hub:
                         "host": host is not None and host in session.seats,
                         "spectator": not session.seats,
                     }
-                    tail = tails[session.seats] = f',"you":{json.dumps(you)}}}'
+                    tail = tails[session.seats] = f',"you":{jsontext.dumps(you)}}}'
                 session.send(message.body[:-1] + tail)

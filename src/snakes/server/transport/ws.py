@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from snakes.server import jsontext
 from snakes.server.boards import board_named
 from snakes.server.metrics import Metrics
 from snakes.server.rooms.model import clean_name
@@ -159,7 +159,7 @@ async def _handle(
         if _too_deep(text):
             raise ProtocolError("bad_message", f"a message nests at most {MAX_DEPTH} deep")
         try:
-            data: Any = json.loads(text)
+            data: Any = jsontext.loads(text)
         except (ValueError, RecursionError):
             raise ProtocolError("bad_message", "a message is one JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("ref"), str):
@@ -171,13 +171,13 @@ async def _handle(
         if metrics is not None:
             metrics.error(error.code)
         refusal = error_message(error.code, error.message, ref, error.retry_after)
-        session.send(json.dumps(refusal))
+        session.send(jsontext.dumps(refusal))
     except Exception:
         log.exception("intent failed")
         if metrics is not None:
             metrics.error("internal")
         session.send(
-            json.dumps(error_message("internal", "the server failed; nothing changed", ref))
+            jsontext.dumps(error_message("internal", "the server failed; nothing changed", ref))
         )
     if metrics is not None:
         metrics.intent_seconds.labels(kind).observe(time.perf_counter() - started)
@@ -214,7 +214,7 @@ async def _dispatch(
             session.send('{"type":"pong"}')
         case Ping(t=sent):
             # Echo the client's time with ours: it measures its clock's offset from it.
-            session.send(json.dumps({"type": "pong", "t": sent, "server_ms": _wall_ms()}))
+            session.send(jsontext.dumps({"type": "pong", "t": sent, "server_ms": _wall_ms()}))
         case RollIntent(seat=seat, version=version):
             await runtime.intent(session, "roll", {"seat": seat, "version": version})
         case LeaveIntent(seat=seat):
@@ -246,8 +246,8 @@ async def _dispatch(
 def _too_deep(text: str) -> bool:
     """Does this text nest arrays or objects deeper than ``MAX_DEPTH`` (strings aside)?
 
-    Checked before parsing: ``json.loads`` recurses once per level and a thousand
-    levels would raise ``RecursionError`` deep inside it.
+    Checked before parsing, so that no parser ever walks a thousand levels of a
+    hostile message (the standard library's would raise ``RecursionError``).
 
     >>> _too_deep("[" * 33 + "]" * 33), _too_deep('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
     (True, False)
@@ -287,9 +287,13 @@ def _clean_name(name: str) -> str:
 
 
 def transport_of(websocket: WebSocket) -> asyncio.Transport | None:
-    """The connection's asyncio transport, when the server put it in the scope."""
+    """The connection's transport, when the server put it in the scope.
+
+    Known by what it does, not by its class: uvloop's transports do all an asyncio
+    transport does without deriving from ``asyncio.Transport``.
+    """
     found = websocket.scope.get("extensions", {}).get(TRANSPORT_KEY)
-    return found if isinstance(found, asyncio.Transport) else None
+    return cast(asyncio.Transport, found) if callable(getattr(found, "abort", None)) else None
 
 
 _QUIET = QuietLog(logging.getLogger("snakes.ws"))
