@@ -9,6 +9,7 @@ board's.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -16,7 +17,12 @@ from babel import Locale
 
 from snakes.engine import JUNGLE
 from snakes.server.content import build_content
-from snakes.server.languages import catalogue, catalogue_dir, placeholders, shipped_languages
+from snakes.server.languages import (
+    catalogue,
+    catalogue_dir,
+    placeholders,
+    shipped_languages,
+)
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.transport.static import page_catalogue
 from tests.support.server import ServerProcess
@@ -159,3 +165,86 @@ def test_the_server_serves_the_languages(server: ServerProcess) -> None:
     assert served["game.roll"] == "Würfeln"
     status, page_copy, _ = server.raw("/static/i18n/de.json")
     assert status == 200 and json.loads(page_copy)["messages"] == served
+
+
+# What js/verify.js says: keys for the catalogue, never English of its own.
+
+VERIFY_JS = catalogue_dir().parent / "js" / "verify.js"
+# A catalogue key in a literal; `${kind}` (a ladder or a snake) stands for both.
+_KEY = re.compile(r"^(?:verify|announce)\.[\w.]*(?:\$\{kind\}[\w.]*)?$")
+_THROW = re.compile(r"throw new (\w+)\(\s*([\"'`])([^\"'`]*)")
+
+
+def js_literals(source: str) -> list[str]:
+    """The string and template literals of a script, its comments left out. (A small
+    scanner, enough for verify.js: its regular expressions hold no quotes.)"""
+    found: list[str] = []
+    i = 0
+    while i < len(source):
+        two = source[i : i + 2]
+        if two == "//":
+            i = source.find("\n", i)
+            i = len(source) if i < 0 else i
+        elif two == "/*":
+            i = source.index("*/", i) + 2
+        elif source[i] in "\"'`":
+            quote, start = source[i], i + 1
+            i += 1
+            while source[i] != quote:
+                i += 2 if source[i] == "\\" else 1
+            found.append(source[start:i])
+            i += 1
+        else:
+            i += 1
+    return found
+
+
+def user_facing(literal: str) -> bool:
+    """Words for a person: two words with a space between, or a sentence's full stop.
+    Keys, identifiers, hashes and the scheme's name have neither."""
+    return bool(re.search(r"[^\W\d_]{2,}\s+\S|[^\W\d_]{2,}[.!?:]$", literal))
+
+
+def verify_keys(source: str) -> set[str]:
+    keys = set()
+    for literal in js_literals(source):
+        if _KEY.match(literal):
+            keys |= {literal.replace("${kind}", kind) for kind in ("ladder", "snake")}
+    return keys
+
+
+def test_verify_js_says_nothing_in_english_of_its_own() -> None:
+    """Every reason verify.js gives is a catalogue key (with its params), which the Verify
+    screen puts into the player's language: no literal in it is text for a person, and
+    every exception it throws names a key."""
+    source = VERIFY_JS.read_text(encoding="utf-8")
+    assert [lit for lit in js_literals(source) if user_facing(lit)] == []
+    throws = _THROW.findall(source)
+    assert throws and all(_KEY.match(key) for _, _, key in throws), throws
+
+
+def test_the_checks_on_verify_js_go_red_on_an_english_literal() -> None:
+    source = VERIFY_JS.read_text(encoding="utf-8")
+    english = source.replace(
+        'throw new Unverifiable("verify.why.noBoard")',
+        'throw new Unverifiable("The record names no board.")',
+    )
+    assert english != source
+    assert [lit for lit in js_literals(english) if user_facing(lit)] == [
+        "The record names no board."
+    ]
+    assert not all(_KEY.match(key) for _, _, key in _THROW.findall(english))
+    reason = source.replace('"verify.why.over"', '"the game was already over"')
+    assert [lit for lit in js_literals(reason) if user_facing(lit)] == ["the game was already over"]
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_every_key_verify_js_uses_is_in_every_catalogue_and_translated(code: str) -> None:
+    keys = verify_keys(VERIFY_JS.read_text(encoding="utf-8"))
+    assert {"verify.why.noBoard", "verify.why.snakeWrongWay", "verify.mismatch"} <= keys
+    messages = _messages(code)
+    assert sorted(keys - set(messages)) == []
+    if code != "en":
+        assert [key for key in sorted(keys) if messages[key] == ENGLISH[key]] == []
+    if code == "hi":
+        assert all(re.search("[\u0900-\u097f]", str(messages[key])) for key in keys)
