@@ -8,6 +8,7 @@ board's.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Any
@@ -20,6 +21,7 @@ from snakes.server.content import build_content
 from snakes.server.languages import (
     catalogue,
     catalogue_dir,
+    negotiate,
     placeholders,
     shipped_languages,
 )
@@ -167,9 +169,11 @@ def test_the_server_serves_the_languages(server: ServerProcess) -> None:
     assert status == 200 and json.loads(page_copy)["messages"] == served
 
 
-# What js/verify.js says: keys for the catalogue, never English of its own.
+# What js/verify.js says, and the page's words before any script runs (issue: "still
+# English in every language").
 
 VERIFY_JS = catalogue_dir().parent / "js" / "verify.js"
+INDEX_HTML = catalogue_dir().parent / "index.html"
 # A catalogue key in a literal; `${kind}` (a ladder or a snake) stands for both.
 _KEY = re.compile(r"^(?:verify|announce)\.[\w.]*(?:\$\{kind\}[\w.]*)?$")
 _THROW = re.compile(r"throw new (\w+)\(\s*([\"'`])([^\"'`]*)")
@@ -248,3 +252,96 @@ def test_every_key_verify_js_uses_is_in_every_catalogue_and_translated(code: str
         assert [key for key in sorted(keys) if messages[key] == ENGLISH[key]] == []
     if code == "hi":
         assert all(re.search("[\u0900-\u097f]", str(messages[key])) for key in keys)
+
+
+def _page(server: ServerProcess, accept: str) -> tuple[str, dict[str, str]]:
+    status, body, headers = server.raw("/", {"Accept-Language": accept})
+    assert status == 200
+    return body.decode(), {k.lower(): v for k, v in headers.items()}
+
+
+def _noscript(page: str) -> str:
+    found = re.search(r"<noscript>\s*<p[^>]*>([^<]*)</p>\s*</noscript>", page)
+    assert found, "index.html has a <noscript> note"
+    return html.unescape(found[1])
+
+
+def _description(page: str) -> str:
+    found = re.search(r'<meta name="description" content="([^"]*)"', page)
+    assert found
+    return html.unescape(found[1])
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_page_comes_in_the_language_the_browser_asks_for(
+    server: ServerProcess, code: str
+) -> None:
+    """Without a script nothing translates the page: the server writes in its words, its
+    title, its description and its <noscript> note, in the browser's first language."""
+    page, headers = _page(server, f"{code}-XX, en;q=0.5")
+    messages = _messages(code)
+    assert f'<html lang="{code}" dir="ltr">' in page
+    assert headers["content-language"] == code
+    assert "Accept-Language" in headers["vary"]
+    assert _noscript(page) == messages["page.noscript"]
+    assert _description(page) == messages["page.description"]
+    assert f"<title>{html.escape(messages['app.name'])}</title>" in page
+    # Every word of the page's own markup is the catalogue's, none left in English.
+    shown = dict(re.findall(r'data-i18n="([\w.]+)"[^>]*>([^<]*)<', page))
+    assert shown and {key: html.unescape(text) for key, text in shown.items()} == {
+        key: messages[key] for key in shown
+    }
+    manifest = f'href="/manifest.webmanifest{"" if code == "en" else f"?lang={code}"}"'
+    assert manifest in page
+
+
+def test_the_page_markup_has_no_english_the_server_cannot_translate() -> None:
+    """The <noscript> note and the description are catalogue keys in index.html itself,
+    so the checks above go red if either is written back as plain English."""
+    source = INDEX_HTML.read_text(encoding="utf-8")
+    assert re.search(r'<noscript><p [^>]*data-i18n="page.noscript"', source)
+    assert re.search(
+        r'<meta name="description"[^>]*data-i18n-attr="content:page.description"', source
+    )
+    english = source.replace(' data-i18n="page.noscript"', "")
+    assert not re.search(r'<noscript><p [^>]*data-i18n="page.noscript"', english)
+
+
+def test_a_browser_that_asks_for_no_shipped_language_gets_english(server: ServerProcess) -> None:
+    page, headers = _page(server, "ja-JP, ja;q=0.9")
+    assert '<html lang="en"' in page and headers["content-language"] == "en"
+    assert _noscript(page) == ENGLISH["page.noscript"]
+
+
+def test_accept_language_is_read_by_quality_then_order() -> None:
+    assert negotiate(None) == "en"
+    assert negotiate("") == "en"
+    assert negotiate("de-AT") == "de"
+    assert negotiate("ja, fr-CA;q=0.8, es;q=0.9") == "es"
+    assert negotiate("hi;q=0.2, xx, pt-BR;q=0.9") == "hi"
+    assert negotiate("fr;q=0, de;q=0.1") == "de"
+    assert negotiate("*, de;q=0.5") == "de"
+    assert negotiate("fr;q=abc, es") == "es"
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_manifest_names_the_game_in_each_language(server: ServerProcess, code: str) -> None:
+    status, body, headers = server.raw(f"/manifest.webmanifest?lang={code}")
+    assert status == 200
+    assert {k.lower(): v for k, v in headers.items()}["content-type"] == (
+        "application/manifest+json"
+    )
+    data = json.loads(body)
+    messages = _messages(code)
+    assert data["name"] == messages["app.name"]
+    assert data["short_name"] == messages["app.shortName"]
+    assert data["description"] == messages["page.description"]
+    assert data["lang"] == code and data["dir"] == "ltr"
+    assert data["id"] == "/" and data["start_url"] == "/"  # one app, whatever its language
+    assert len(data["short_name"]) <= 12  # what fits under a home-screen icon
+
+
+def test_the_manifest_without_a_shipped_language_is_english(server: ServerProcess) -> None:
+    for path in ("/manifest.webmanifest", "/manifest.webmanifest?lang=xx"):
+        status, body, _ = server.raw(path)
+        assert status == 200 and json.loads(body)["name"] == ENGLISH["app.name"]
