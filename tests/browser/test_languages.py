@@ -1,6 +1,8 @@
 """The game in five languages, in a real Chromium: chosen by the browser's languages or in
 Settings (and remembered), with lang and dir on the page, every screen and the announcer
-in that language, axe-clean, and screenshots at phone size for review.
+in that language, axe-clean, and screenshots at phone size (and the game and result at
+desktop size) for review. The Verify screen's reasons, the page's description and the
+manifest follow the language too.
 
 Issue 14, "1. Languages": "A whole Pass & Play game plays in Hindi and in Spanish in
 Chromium, with the announcer's text in that language"; "Screenshots at phone size in
@@ -9,14 +11,21 @@ each language are reviewed: no clipped or overflowing text (German is long)".
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from snakes.engine import GameRecord, SeatInfo
+from snakes.fair import play_fair_game
+from snakes.server.languages import catalogue_dir
 from tests.browser.helpers import (
+    DESKTOP,
     PHONE,
     checked_page,
     play_to_result,
@@ -61,10 +70,12 @@ def _instant(page: Page) -> None:
     page.wait_for_selector("[data-screen=home]")
 
 
-def _shot(page: Page, lang: str, screen: str) -> None:
+def _shot(page: Page, lang: str, screen: str, size: str = "phone") -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # The result's confetti is decoration, and would hide the words under review.
+    page.evaluate("document.querySelector('.confetti')?.remove()")
     page.wait_for_timeout(150)
-    page.screenshot(path=str(SCREENSHOTS / f"{lang}-{screen}-phone.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"{lang}-{screen}-{size}.png"))
 
 
 def _no_overflow(page: Page) -> list[str]:
@@ -101,6 +112,16 @@ def _check_screen(page: Page, lang: str, screen: str) -> None:
     assert serious_violations(page) == [], f"{lang} {screen}"
 
 
+def _check_desktop(page: Page, lang: str, screen: str) -> None:
+    """The same screen at desktop size (1440x900), then back to the phone."""
+    page.set_viewport_size(DESKTOP)
+    try:
+        _shot(page, lang, screen, "desktop")
+        assert _no_overflow(page) == [], f"{lang} {screen} desktop"
+    finally:
+        page.set_viewport_size(PHONE)
+
+
 def _play_pass_and_play(page: Page, lang: str) -> None:
     """Home → setup → a whole Pass & Play game → result, checking each screen."""
     words = WORDS[lang]
@@ -110,6 +131,7 @@ def _play_pass_and_play(page: Page, lang: str) -> None:
     page.get_by_test_id("play-pass").click()
     page.wait_for_selector("[data-screen=setup][data-mode=pass]")
     expect(page.get_by_test_id("start-game")).to_have_text(words["start"])
+    page.wait_for_selector(".board-card")  # the board picker shows once its list is in
     _check_screen(page, lang, "setup")
     start_game(page)
     expect(page.locator(".roll-label")).to_have_text(words["roll"])
@@ -125,9 +147,11 @@ def _play_pass_and_play(page: Page, lang: str) -> None:
         log = page.locator(".log-list li").all_text_contents()
         assert log and all(DEVANAGARI.search(line) for line in log), log
     _check_screen(page, lang, "game")
+    _check_desktop(page, lang, "game")
     play_to_result(page)
     expect(page.get_by_test_id("winner")).to_be_visible()
     _check_screen(page, lang, "result")
+    _check_desktop(page, lang, "result")
 
 
 @pytest.mark.parametrize("locale_page", ["hi-IN"], indirect=True)
@@ -141,8 +165,8 @@ def test_a_whole_pass_and_play_game_in_spanish(locale_page: Page) -> None:
     _play_pass_and_play(locale_page, "es")
 
 
-@pytest.mark.parametrize("locale_page", ["fr-FR", "de-DE"], indirect=True)
-def test_french_and_german_screens_fit_a_phone(locale_page: Page) -> None:
+@pytest.mark.parametrize("locale_page", ["fr-FR", "de-DE", "en-US"], indirect=True)
+def test_french_german_and_english_screens_fit_a_phone_and_a_desktop(locale_page: Page) -> None:
     lang = locale_page.evaluate("navigator.language").split("-")[0]
     _play_pass_and_play(locale_page, lang)
 
@@ -210,3 +234,83 @@ def test_devanagari_is_drawn_with_a_devanagari_face(locale_page: Page) -> None:
     fonts = client.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})["fonts"]
     families = [f["familyName"] for f in fonts]
     assert any("Devanagari" in name or "Lohit" in name for name in families), families
+
+
+def _messages(code: str) -> dict[str, Any]:
+    path = catalogue_dir() / f"{code}.json"
+    messages: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))["messages"]
+    return messages
+
+
+@pytest.mark.parametrize("locale_page", ["de-DE"], indirect=True)
+def test_verify_explains_a_bad_record_in_the_players_language(locale_page: Page) -> None:
+    """Why a record cannot be checked, or does not check out, reads in German: the
+    reasons come from the catalogue, not from English in js/verify.js."""
+    page, de, en = locale_page, _messages("de"), _messages("en")
+    table = GameRecord(seats=(SeatInfo("Ana", "red"), SeatInfo("Ben", "blue")))
+    record = play_fair_game(bytes(range(32)), ["ana", "ben"], record=table)
+    page.goto("/#/verify")
+    page.wait_for_selector("[data-screen=verify]")
+    result = page.get_by_test_id("verify-result")
+
+    def check(data: dict[str, Any], status: str) -> str:
+        page.get_by_test_id("verify-input").fill(json.dumps(data))
+        page.get_by_test_id("verify-check").click()
+        expect(result).to_have_attribute("data-status", status)
+        return result.inner_text()
+
+    unrevealed = copy.deepcopy(record)
+    del unrevealed["fair"]["server_seed"]
+    shown = check(unrevealed, "unverifiable")
+    assert de["verify.why.unrevealed"] in shown and en["verify.why.unrevealed"] not in shown
+    # A roll after the end: the replay names the action and why, in German.
+    played_on = copy.deepcopy(record)
+    last = played_on["actions"][-1]
+    played_on["actions"].append({"type": "roll", "seat": last["seat"], "value": 1})
+    swapped = copy.deepcopy(played_on)
+    swapped["fair"]["server_seed"] = "ab" * 32
+    shown = check(swapped, "tampered")
+    action = len(played_on["actions"])
+    assert f"Aktion {action} (roll) lässt sich nicht nachspielen" in shown, shown
+    assert de["verify.why.over"] in shown and de["verify.why.seedChanged"] in shown
+    english = [
+        text
+        for key, text in en.items()
+        if key.startswith("verify.why.") and isinstance(text, str) and len(text) > 12
+    ]
+    # No English reason, judged by its longest stretch without a placeholder.
+    fragments = [max(re.split(r"\{\w+\}", text), key=len).strip() for text in english]
+    assert [fragment for fragment in fragments if fragment in shown] == []
+    # For the screenshot: only the roll too many.
+    shown = check(played_on, "tampered")
+    assert f"Aktion {action} (roll) lässt sich nicht nachspielen" in shown, shown
+    page.evaluate(
+        """() => {
+          const box = document.querySelector('[data-testid=verify-result]');
+          window.scrollTo(0, window.scrollY + box.getBoundingClientRect().top - 60);
+        }"""
+    )
+    _shot(page, "de", "verify")
+    assert _no_overflow(page) == []
+
+
+@pytest.mark.parametrize("locale_page", ["en-GB"], indirect=True)
+def test_the_description_and_the_manifest_follow_the_language(locale_page: Page) -> None:
+    """The page's description and its manifest (the installed app's name) switch with
+    the language picked in Settings; English keeps the plain manifest address."""
+    page, hi = locale_page, _messages("hi")
+    _instant(page)
+    manifest = page.locator("link[rel=manifest]")
+    expect(manifest).to_have_attribute("href", "/manifest.webmanifest")
+    page.get_by_test_id("nav-settings").click()
+    page.get_by_test_id("setting-language").select_option("hi")
+    expect(page.locator("h1")).to_have_text(hi["nav.settings"])
+    description = page.locator("meta[name=description]")
+    expect(description).to_have_attribute("content", hi["page.description"])
+    expect(manifest).to_have_attribute("href", "/manifest.webmanifest?lang=hi")
+    cdp = page.context.new_cdp_session(page)
+    seen = cdp.send("Page.getAppManifest")
+    assert seen["url"].endswith("/manifest.webmanifest?lang=hi") and seen["errors"] == []
+    data = json.loads(seen["data"])
+    assert data["name"] == hi["app.name"] and data["short_name"] == hi["app.shortName"]
+    assert DEVANAGARI.search(data["description"])

@@ -55,15 +55,12 @@ BREAK = re.compile(r"^action (\d+) \(\w+\) does not replay", re.IGNORECASE)
 JS_VERIFY = """async ([url, record]) => {
   const { verifyRecord } = await import(url);
   const report = await verifyRecord(record);
-  const broken = report.problems
-    .map((p) => /^Action (\\d+) \\(\\w+\\) does not replay/.exec(p))
-    .find(Boolean);
   return {
     status: report.status,
     rolls_checked: report.rollsChecked,
     commitment_ok: report.status === "unverifiable" ? null : report.commitmentOk,
     mismatches: report.mismatches.map((m) => [m.index, m.action, m.seat, m.expected, m.recorded]),
-    broken_at: broken ? Number(broken[1]) : null,
+    broken_at: report.brokenAt,
     final: report.final ?? null,
   };
 }"""

@@ -8,7 +8,9 @@ board's.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -16,7 +18,13 @@ from babel import Locale
 
 from snakes.engine import JUNGLE
 from snakes.server.content import build_content
-from snakes.server.languages import catalogue, catalogue_dir, placeholders, shipped_languages
+from snakes.server.languages import (
+    catalogue,
+    catalogue_dir,
+    negotiate,
+    placeholders,
+    shipped_languages,
+)
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.transport.static import page_catalogue
 from tests.support.server import ServerProcess
@@ -159,3 +167,181 @@ def test_the_server_serves_the_languages(server: ServerProcess) -> None:
     assert served["game.roll"] == "Würfeln"
     status, page_copy, _ = server.raw("/static/i18n/de.json")
     assert status == 200 and json.loads(page_copy)["messages"] == served
+
+
+# What js/verify.js says, and the page's words before any script runs (issue: "still
+# English in every language").
+
+VERIFY_JS = catalogue_dir().parent / "js" / "verify.js"
+INDEX_HTML = catalogue_dir().parent / "index.html"
+# A catalogue key in a literal; `${kind}` (a ladder or a snake) stands for both.
+_KEY = re.compile(r"^(?:verify|announce)\.[\w.]*(?:\$\{kind\}[\w.]*)?$")
+_THROW = re.compile(r"throw new (\w+)\(\s*([\"'`])([^\"'`]*)")
+
+
+def js_literals(source: str) -> list[str]:
+    """The string and template literals of a script, its comments left out. (A small
+    scanner, enough for verify.js: its regular expressions hold no quotes.)"""
+    found: list[str] = []
+    i = 0
+    while i < len(source):
+        two = source[i : i + 2]
+        if two == "//":
+            i = source.find("\n", i)
+            i = len(source) if i < 0 else i
+        elif two == "/*":
+            i = source.index("*/", i) + 2
+        elif source[i] in "\"'`":
+            quote, start = source[i], i + 1
+            i += 1
+            while source[i] != quote:
+                i += 2 if source[i] == "\\" else 1
+            found.append(source[start:i])
+            i += 1
+        else:
+            i += 1
+    return found
+
+
+def user_facing(literal: str) -> bool:
+    """Words for a person: two words with a space between, or a sentence's full stop.
+    Keys, identifiers, hashes and the scheme's name have neither."""
+    return bool(re.search(r"[^\W\d_]{2,}\s+\S|[^\W\d_]{2,}[.!?:]$", literal))
+
+
+def verify_keys(source: str) -> set[str]:
+    keys = set()
+    for literal in js_literals(source):
+        if _KEY.match(literal):
+            keys |= {literal.replace("${kind}", kind) for kind in ("ladder", "snake")}
+    return keys
+
+
+def test_verify_js_says_nothing_in_english_of_its_own() -> None:
+    """Every reason verify.js gives is a catalogue key (with its params), which the Verify
+    screen puts into the player's language: no literal in it is text for a person, and
+    every exception it throws names a key."""
+    source = VERIFY_JS.read_text(encoding="utf-8")
+    assert [lit for lit in js_literals(source) if user_facing(lit)] == []
+    throws = _THROW.findall(source)
+    assert throws and all(_KEY.match(key) for _, _, key in throws), throws
+
+
+def test_the_checks_on_verify_js_go_red_on_an_english_literal() -> None:
+    source = VERIFY_JS.read_text(encoding="utf-8")
+    english = source.replace(
+        'throw new Unverifiable("verify.why.noBoard")',
+        'throw new Unverifiable("The record names no board.")',
+    )
+    assert english != source
+    assert [lit for lit in js_literals(english) if user_facing(lit)] == [
+        "The record names no board."
+    ]
+    assert not all(_KEY.match(key) for _, _, key in _THROW.findall(english))
+    reason = source.replace('"verify.why.over"', '"the game was already over"')
+    assert [lit for lit in js_literals(reason) if user_facing(lit)] == ["the game was already over"]
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_every_key_verify_js_uses_is_in_every_catalogue_and_translated(code: str) -> None:
+    keys = verify_keys(VERIFY_JS.read_text(encoding="utf-8"))
+    assert {"verify.why.noBoard", "verify.why.snakeWrongWay", "verify.mismatch"} <= keys
+    messages = _messages(code)
+    assert sorted(keys - set(messages)) == []
+    if code != "en":
+        assert [key for key in sorted(keys) if messages[key] == ENGLISH[key]] == []
+    if code == "hi":
+        assert all(re.search("[\u0900-\u097f]", str(messages[key])) for key in keys)
+
+
+def _page(server: ServerProcess, accept: str) -> tuple[str, dict[str, str]]:
+    status, body, headers = server.raw("/", {"Accept-Language": accept})
+    assert status == 200
+    return body.decode(), {k.lower(): v for k, v in headers.items()}
+
+
+def _noscript(page: str) -> str:
+    found = re.search(r"<noscript>\s*<p[^>]*>([^<]*)</p>\s*</noscript>", page)
+    assert found, "index.html has a <noscript> note"
+    return html.unescape(found[1])
+
+
+def _description(page: str) -> str:
+    found = re.search(r'<meta name="description" content="([^"]*)"', page)
+    assert found
+    return html.unescape(found[1])
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_page_comes_in_the_language_the_browser_asks_for(
+    server: ServerProcess, code: str
+) -> None:
+    """Without a script nothing translates the page: the server writes in its words, its
+    title, its description and its <noscript> note, in the browser's first language."""
+    page, headers = _page(server, f"{code}-XX, en;q=0.5")
+    messages = _messages(code)
+    assert f'<html lang="{code}" dir="ltr">' in page
+    assert headers["content-language"] == code
+    assert "Accept-Language" in headers["vary"]
+    assert _noscript(page) == messages["page.noscript"]
+    assert _description(page) == messages["page.description"]
+    assert f"<title>{html.escape(messages['app.name'])}</title>" in page
+    # Every word of the page's own markup is the catalogue's, none left in English.
+    shown = dict(re.findall(r'data-i18n="([\w.]+)"[^>]*>([^<]*)<', page))
+    assert shown and {key: html.unescape(text) for key, text in shown.items()} == {
+        key: messages[key] for key in shown
+    }
+    manifest = f'href="/manifest.webmanifest{"" if code == "en" else f"?lang={code}"}"'
+    assert manifest in page
+
+
+def test_the_page_markup_has_no_english_the_server_cannot_translate() -> None:
+    """The <noscript> note and the description are catalogue keys in index.html itself,
+    so the checks above go red if either is written back as plain English."""
+    source = INDEX_HTML.read_text(encoding="utf-8")
+    assert re.search(r'<noscript><p [^>]*data-i18n="page.noscript"', source)
+    assert re.search(
+        r'<meta name="description"[^>]*data-i18n-attr="content:page.description"', source
+    )
+    english = source.replace(' data-i18n="page.noscript"', "")
+    assert not re.search(r'<noscript><p [^>]*data-i18n="page.noscript"', english)
+
+
+def test_a_browser_that_asks_for_no_shipped_language_gets_english(server: ServerProcess) -> None:
+    page, headers = _page(server, "ja-JP, ja;q=0.9")
+    assert '<html lang="en"' in page and headers["content-language"] == "en"
+    assert _noscript(page) == ENGLISH["page.noscript"]
+
+
+def test_accept_language_is_read_by_quality_then_order() -> None:
+    assert negotiate(None) == "en"
+    assert negotiate("") == "en"
+    assert negotiate("de-AT") == "de"
+    assert negotiate("ja, fr-CA;q=0.8, es;q=0.9") == "es"
+    assert negotiate("hi;q=0.2, xx, pt-BR;q=0.9") == "hi"
+    assert negotiate("fr;q=0, de;q=0.1") == "de"
+    assert negotiate("*, de;q=0.5") == "de"
+    assert negotiate("fr;q=abc, es") == "es"
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_the_manifest_names_the_game_in_each_language(server: ServerProcess, code: str) -> None:
+    status, body, headers = server.raw(f"/manifest.webmanifest?lang={code}")
+    assert status == 200
+    assert {k.lower(): v for k, v in headers.items()}["content-type"] == (
+        "application/manifest+json"
+    )
+    data = json.loads(body)
+    messages = _messages(code)
+    assert data["name"] == messages["app.name"]
+    assert data["short_name"] == messages["app.shortName"]
+    assert data["description"] == messages["page.description"]
+    assert data["lang"] == code and data["dir"] == "ltr"
+    assert data["id"] == "/" and data["start_url"] == "/"  # one app, whatever its language
+    assert len(data["short_name"]) <= 12  # what fits under a home-screen icon
+
+
+def test_the_manifest_without_a_shipped_language_is_english(server: ServerProcess) -> None:
+    for path in ("/manifest.webmanifest", "/manifest.webmanifest?lang=xx"):
+        status, body, _ = server.raw(path)
+        assert status == 200 and json.loads(body)["name"] == ENGLISH["app.name"]

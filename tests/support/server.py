@@ -124,10 +124,13 @@ class ServerProcess:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
-    def raw(self, path: str) -> tuple[int, bytes, dict[str, str]]:
+    def raw(
+        self, path: str, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes, dict[str, str]]:
         """GET without decoding: status, body and headers."""
+        request = urllib.request.Request(self.url + path, headers=headers or {})
         try:
-            with urllib.request.urlopen(self.url + path, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, response.read(), dict(response.headers)
         except urllib.error.HTTPError as error:
             return error.code, error.read(), dict(error.headers)

@@ -127,6 +127,34 @@ def catalogue(code: str = DEFAULT) -> Catalogue:
         raise ProtocolError("bad_request", f"{code}: {error}") from None
 
 
+def negotiate(accept_language: str | None) -> str:
+    """The shipped language an ``Accept-Language`` header asks for first, else English.
+
+    The page's own rule (``chooseLanguage`` in js/i18n.js) on the server: by quality, then
+    order, an exact tag ("pt-BR"), then its base language ("es-MX" gets "es"). The page
+    then switches to the player's pick in Settings, which only the browser knows.
+    """
+    codes = {lang.code.lower(): lang.code for lang in shipped_languages()}
+    wanted: list[tuple[float, int, str]] = []
+    for order, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if tag and tag != "*" and quality > 0:
+            wanted.append((-quality, order, tag.lower()))
+    for _, _, tag in sorted(wanted):
+        for candidate in (tag, tag.split("-")[0]):
+            if candidate in codes:
+                return codes[candidate]
+    return DEFAULT
+
+
 def placeholders(message: Message) -> set[str]:
     """The {names} a message uses (all its plural forms together)."""
     texts = message.values() if isinstance(message, dict) else [message]

@@ -1,4 +1,5 @@
-"""The installable app: its manifest, its service worker and the list of the app shell.
+"""The installable app: its service worker and the list of the app shell (the manifest,
+which comes in the page's language, is served with the page: transport/static.py).
 
 The service worker (``/sw.js``, served from the root so its scope is the whole site)
 caches the files this list names, and only those: the page and ``/static/``. Game state
@@ -72,14 +73,4 @@ def get_service_worker() -> FileResponse:
         static_dir() / "sw.js",
         media_type="text/javascript",
         headers={**NO_CACHE, "Service-Worker-Allowed": "/"},
-    )
-
-
-@router.get("/manifest.webmanifest", include_in_schema=False)
-def get_manifest() -> FileResponse:
-    """The web app manifest: name, icons, colours, standalone display, start URL."""
-    return FileResponse(
-        static_dir() / "manifest.webmanifest",
-        media_type="application/manifest+json",
-        headers=NO_CACHE,
     )

@@ -6,6 +6,11 @@ content, so browsers keep them a year (``immutable``) and a repeat visit fetches
 page itself. Text files go out compressed (brotli, or gzip for a client without it),
 compressed once per process. The plain
 ``/static/<path>`` URLs still work (no-cache), for the offline page and old links.
+
+The page and the manifest come in the language the browser asks for (``Accept-Language``,
+docs/LANGUAGES.md): the page's own words (``data-i18n``), its title and description, and
+its ``<noscript>`` note, which no script can translate, are written in before it goes out.
+The script then switches to a language picked in Settings, manifest link included.
 """
 
 from __future__ import annotations
@@ -13,14 +18,18 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import html
 import json
 import mimetypes
+import re
 from dataclasses import dataclass
+from typing import Annotated
 
 import brotli  # type: ignore[import-untyped]
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from snakes.server.languages import DEFAULT, catalogue, negotiate, shipped_languages
 from snakes.server.transport.shell import static_dir, version
 
 router = APIRouter(include_in_schema=False)
@@ -30,6 +39,11 @@ YEAR = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
 # Catalogue keys only the server uses (it builds How to play and the FAQ).
 SERVER_ONLY = ("howto.", "faq.")
+MANIFEST = "/manifest.webmanifest"
+# The page's own words: <tag data-i18n="key">text</tag>, data-i18n-attr="attr:key;…".
+_TEXT = re.compile(r'(<(\w+)\b[^>]*\sdata-i18n="([\w.]+)"[^>]*>)([^<]*)(</\2>)')
+_ATTRS = re.compile(r'<[^>]*\sdata-i18n-attr="([^"]+)"[^>]*>')
+_TITLE = re.compile(r"<title>[^<]*</title>")
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -56,15 +70,70 @@ def _load(relative: str) -> _File | None:
     if path.suffix in TEXT_SUFFIXES:
         # The page, its styles and scripts name every file by its versioned URL.
         raw = raw.replace(b'"/static/', f'"/static/{version()}/'.encode())
-    gzipped = squeezed = None
-    if path.suffix in TEXT_SUFFIXES and len(raw) > 256:
-        gzipped = gzip.compress(raw, compresslevel=9, mtime=0)
-        squeezed = brotli.compress(raw, quality=11)
     media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     if media_type.startswith("text/") or media_type.endswith(("json", "javascript")):
         media_type += "; charset=utf-8"
+    return _pack(raw, media_type, compress=path.suffix in TEXT_SUFFIXES)
+
+
+def _pack(raw: bytes, media_type: str, *, compress: bool = True) -> _File:
+    gzipped = squeezed = None
+    if compress and len(raw) > 256:
+        gzipped = gzip.compress(raw, compresslevel=9, mtime=0)
+        squeezed = brotli.compress(raw, quality=11)
     etag = '"' + hashlib.sha256(raw).hexdigest()[:20] + '"'
     return _File(raw, gzipped, squeezed, media_type, etag)
+
+
+@functools.lru_cache(maxsize=32)
+def _page(code: str) -> _File | None:
+    """index.html in one language: what js/i18n.js's translateStatic would write in,
+    written in already (the <noscript> note is only ever read without the script), with
+    lang and dir on <html> and the manifest link asking for the same language."""
+    found = _load("index.html")
+    if found is None:
+        return None
+    words = catalogue(code)
+    direction = next(lang.dir for lang in shipped_languages() if lang.code == code)
+
+    def text(match: re.Match[str]) -> str:
+        opening, _, key, _, closing = match.groups()
+        return opening + html.escape(words.text(key), quote=False) + closing
+
+    def attributes(match: re.Match[str]) -> str:
+        tag = match.group(0)
+        for pair in match.group(1).split(";"):
+            attr, _, key = (part.strip() for part in pair.partition(":"))
+            value = html.escape(words.text(key), quote=True)
+            tag = _set_attribute(tag, attr, value)
+        return tag
+
+    page = found.raw.decode()
+    page = page.replace('<html lang="en">', f'<html lang="{code}" dir="{direction}">', 1)
+    page = _TITLE.sub(lambda _: f"<title>{html.escape(words.text('app.name'))}</title>", page)
+    page = _ATTRS.sub(attributes, _TEXT.sub(text, page))
+    if code != DEFAULT:
+        page = page.replace(f'href="{MANIFEST}"', f'href="{MANIFEST}?lang={code}"', 1)
+    return _pack(page.encode(), found.media_type)
+
+
+def _set_attribute(tag: str, attr: str, value: str) -> str:
+    found = re.search(rf'\s{re.escape(attr)}="([^"]*)"', tag)
+    return tag if found is None else tag[: found.start(1)] + value + tag[found.end(1) :]
+
+
+@functools.lru_cache(maxsize=32)
+def manifest(code: str = DEFAULT) -> bytes:
+    """The web app manifest in one language: name, short name and description from the
+    catalogue, with the language and its direction (what a home screen shows)."""
+    data = json.loads((static_dir() / "manifest.webmanifest").read_bytes())
+    words = catalogue(code)
+    data["name"] = words.text("app.name")
+    data["short_name"] = words.text("app.shortName")
+    data["description"] = words.text("page.description")
+    data["lang"] = code
+    data["dir"] = next(lang.dir for lang in shipped_languages() if lang.code == code)
+    return json.dumps(data, ensure_ascii=False, indent=1).encode()
 
 
 def page_catalogue(raw: bytes) -> bytes:
@@ -79,10 +148,20 @@ def page_catalogue(raw: bytes) -> bytes:
 
 
 def file_response(request: Request, relative: str, cache: str) -> Response:
-    found = _load(relative)
+    return _send(request, _load(relative), cache)
+
+
+def _send(
+    request: Request, found: _File | None, cache: str, headers: dict[str, str] | None = None
+) -> Response:
     if found is None:
         return Response(status_code=404)
-    headers = {"Cache-Control": cache, "ETag": found.etag, "Vary": "Accept-Encoding"}
+    headers = {
+        "Cache-Control": cache,
+        "ETag": found.etag,
+        "Vary": "Accept-Encoding",
+        **(headers or {}),
+    }
     if request.headers.get("if-none-match") == found.etag:
         return Response(status_code=304, headers=headers)
     body = found.raw
@@ -99,8 +178,23 @@ def file_response(request: Request, relative: str, cache: str) -> Response:
 @router.get("/")
 @router.get("/r/{code}")
 def page(request: Request, code: str | None = None) -> Response:
-    """The one page of the game; the router in the browser shows the right screen."""
-    return file_response(request, "index.html", NO_CACHE)
+    """The one page of the game; the router in the browser shows the right screen. It
+    comes in the language the browser asks for first (the page may then switch)."""
+    code = negotiate(request.headers.get("accept-language"))
+    headers = {"Vary": "Accept-Encoding, Accept-Language", "Content-Language": code}
+    return _send(request, _page(code), NO_CACHE, headers)
+
+
+@router.get(MANIFEST)
+def get_manifest(lang: Annotated[str | None, Query(max_length=20)] = None) -> Response:
+    """The web app manifest, in the page's language (``?lang=``, which js/i18n.js sets on
+    the page's manifest link); English without one, or for a language that does not ship."""
+    code = lang if lang in {language.code for language in shipped_languages()} else DEFAULT
+    return Response(
+        manifest(code),
+        media_type="application/manifest+json",
+        headers={"Cache-Control": NO_CACHE, "Content-Language": code},
+    )
 
 
 @router.get("/static/{path:path}")

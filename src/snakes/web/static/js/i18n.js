@@ -5,6 +5,7 @@
 
 const BASE = "/static/i18n/";
 const FALLBACK = "en";
+const MANIFEST = "/manifest.webmanifest";
 
 let active = { code: FALLBACK, dir: "ltr", messages: {} };
 let cardinal = new Intl.PluralRules(FALLBACK);
@@ -53,7 +54,19 @@ export async function loadLanguage(code) {
   document.documentElement.lang = code;
   document.documentElement.dir = active.dir;
   translateStatic(document);
+  setManifest(code);
   return code;
+}
+
+/**
+ * The manifest in the page's language (its name and description are what a home screen
+ * shows once the game is installed): the server writes it per ?lang=, English without.
+ */
+function setManifest(code) {
+  const link = document.querySelector("link[rel=manifest]");
+  if (!link) return;
+  const href = code === FALLBACK ? MANIFEST : `${MANIFEST}?lang=${encodeURIComponent(code)}`;
+  if (link.getAttribute("href") !== href) link.setAttribute("href", href);
 }
 
 export function currentLanguage() {
@@ -116,7 +129,8 @@ export function errorText(code, fallback = "") {
 
 /**
  * The page's own markup (index.html): data-i18n="key" sets the text, and
- * data-i18n-attr="attr:key;attr:key" sets attributes.
+ * data-i18n-attr="attr:key;attr:key" sets attributes (the meta description among them).
+ * The server writes the same words in before it sends the page (transport/static.py).
  */
 export function translateStatic(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);

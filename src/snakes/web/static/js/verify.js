@@ -24,7 +24,26 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const MAX_CLIENT_SEED = 128;
 const utf8 = new TextEncoder();
 
-export class Unverifiable extends Error {}
+// Every reason this module gives is a message for the catalogue, never text: {key, params},
+// a param being a number, a name from the record, or another such message. The Verify
+// screen puts them into words (js/i18n.js), so they read in the player's language.
+const message = (key, params = {}) => ({ key, params });
+
+/** The record cannot be checked: `reason` says why ({key, params}). */
+export class Unverifiable extends Error {
+  constructor(key, params = {}) {
+    super(key);
+    this.reason = message(key, params);
+  }
+}
+
+/** An action that does not replay on the record's table: `reason` says why. */
+class NoReplay extends Error {
+  constructor(key, params = {}) {
+    super(key);
+    this.reason = message(key, params);
+  }
+}
 
 async function sha256(bytes) {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -72,12 +91,12 @@ const isInt = (v) => Number.isInteger(v);
 
 /** Read the record's table and actions, or throw Unverifiable saying what is wrong. */
 export function readRecord(data) {
-  if (!data || typeof data !== "object" || Array.isArray(data)) throw new Unverifiable("A game record is a JSON object.");
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new Unverifiable("verify.why.notObject");
   if (!Array.isArray(data.seats) || data.seats.length < 1 || data.seats.length > 6) {
-    throw new Unverifiable("The record has no list of 1–6 seats.");
+    throw new Unverifiable("verify.why.noSeats");
   }
   const seats = data.seats.map((seat, i) => {
-    if (!seat || typeof seat.name !== "string") throw new Unverifiable(`Seat ${i + 1} has no name.`);
+    if (!seat || typeof seat.name !== "string") throw new Unverifiable("verify.why.seatNoName", { seat: i + 1 });
     return { name: seat.name, colour: typeof seat.colour === "string" ? seat.colour : "" };
   });
   const rawRules = data.rules && typeof data.rules === "object" ? data.rules : {};
@@ -87,32 +106,32 @@ export function readRecord(data) {
     sixAgain: rawRules.six_again === undefined ? true : rawRules.six_again,
   };
   if (!["classic", "last-one-standing"].includes(rules.finish) || typeof rules.exactFinish !== "boolean" || typeof rules.sixAgain !== "boolean") {
-    throw new Unverifiable("The record's rules are not ones this game knows.");
+    throw new Unverifiable("verify.why.rules");
   }
   // The board comes from the record itself (every record the server writes names it).
   const board = data.board;
   const jumps = new Map();
-  if (board === undefined) throw new Unverifiable("The record names no board.");
-  if (!board || typeof board !== "object") throw new Unverifiable("The record's board is unreadable.");
-  for (const [kind, list] of [["ladders", board.ladders || []], ["snakes", board.snakes || []]]) {
-    if (!Array.isArray(list)) throw new Unverifiable(`The board's ${kind} are not a list.`);
+  if (board === undefined) throw new Unverifiable("verify.why.noBoard");
+  if (!board || typeof board !== "object") throw new Unverifiable("verify.why.boardUnreadable");
+  for (const [kind, list] of [["ladder", board.ladders || []], ["snake", board.snakes || []]]) {
+    if (!Array.isArray(list)) throw new Unverifiable(`verify.why.${kind}sNotList`);
     for (const pair of list) {
-      if (!Array.isArray(pair) || pair.length !== 2 || !pair.every(isInt)) throw new Unverifiable(`The board has a malformed ${kind.slice(0, -1)}.`);
+      if (!Array.isArray(pair) || pair.length !== 2 || !pair.every(isInt)) throw new Unverifiable(`verify.why.${kind}Malformed`);
       const [start, end] = pair;
-      if (start < 1 || start > 99 || end < 1 || end > FINISH || jumps.has(start)) throw new Unverifiable(`The board's ${kind.slice(0, -1)} ${start}→${end} is not a valid jump.`);
-      if ((kind === "ladders") !== (end > start)) throw new Unverifiable(`The board's ${kind.slice(0, -1)} ${start}→${end} goes the wrong way.`);
+      if (start < 1 || start > 99 || end < 1 || end > FINISH || jumps.has(start)) throw new Unverifiable(`verify.why.${kind}Invalid`, { start, end });
+      if ((kind === "ladder") !== (end > start)) throw new Unverifiable(`verify.why.${kind}WrongWay`, { start, end });
       jumps.set(start, end);
     }
   }
   const first = data.first === undefined ? 0 : data.first;
-  if (!isInt(first) || first < 0 || first >= seats.length) throw new Unverifiable("The record's first seat is not one of its seats.");
-  if (!Array.isArray(data.actions)) throw new Unverifiable("The record's actions are not a list.");
+  if (!isInt(first) || first < 0 || first >= seats.length) throw new Unverifiable("verify.why.first");
+  if (!Array.isArray(data.actions)) throw new Unverifiable("verify.why.actionsNotList");
   const actions = data.actions.map((action, i) => {
     const kind = action && action.type;
     const ok = kind === "abandon"
       || (["skip", "leave", "remove"].includes(kind) && isInt(action.seat))
       || (kind === "roll" && isInt(action.seat) && isInt(action.value));
-    if (!ok) throw new Unverifiable(`Action ${i + 1} is not an action this game knows.`);
+    if (!ok) throw new Unverifiable("verify.why.unknownAction", { action: i + 1 });
     return action;
   });
   return { seats, rules, jumps, boardName: typeof board.name === "string" ? board.name : "", first, actions };
@@ -120,18 +139,18 @@ export function readRecord(data) {
 
 function readFair(data, seatCount) {
   const fair = data.fair;
-  if (!fair || typeof fair !== "object") throw new Unverifiable("The record has no “fair” section: its dice were not provably fair dice.");
+  if (!fair || typeof fair !== "object") throw new Unverifiable("verify.why.noFair");
   const scheme = fair.scheme === undefined ? SCHEME : fair.scheme;
-  if (scheme !== SCHEME) throw new Unverifiable(`Unknown fair dice scheme “${String(scheme)}” (this page checks ${SCHEME}).`);
-  if (typeof fair.commitment !== "string" || !HEX64.test(fair.commitment)) throw new Unverifiable("The commitment must be 64 lowercase hex digits (SHA-256).");
-  if (!("server_seed" in fair)) throw new Unverifiable("The server seed has not been revealed yet: the server reveals it only when the game is over.");
-  if (typeof fair.server_seed !== "string" || !HEX64.test(fair.server_seed)) throw new Unverifiable("The server seed must be 64 lowercase hex digits (32 bytes).");
+  if (scheme !== SCHEME) throw new Unverifiable("verify.why.scheme", { scheme: String(scheme), known: SCHEME });
+  if (typeof fair.commitment !== "string" || !HEX64.test(fair.commitment)) throw new Unverifiable("verify.why.commitmentFormat");
+  if (!("server_seed" in fair)) throw new Unverifiable("verify.why.unrevealed");
+  if (typeof fair.server_seed !== "string" || !HEX64.test(fair.server_seed)) throw new Unverifiable("verify.why.serverSeedFormat");
   const seeds = fair.client_seeds;
-  if (!Array.isArray(seeds)) throw new Unverifiable("The client seeds must be a list, one per seat.");
-  if (seeds.length !== seatCount) throw new Unverifiable(`The record has ${seeds.length} client seed(s) for ${seatCount} seat(s).`);
+  if (!Array.isArray(seeds)) throw new Unverifiable("verify.why.seedsNotList");
+  if (seeds.length !== seatCount) throw new Unverifiable("verify.why.seedCount", { seeds: seeds.length, seats: seatCount });
   seeds.forEach((seed, seat) => {
-    if (typeof seed !== "string") throw new Unverifiable(`The client seed of seat ${seat + 1} is not text.`);
-    if (Array.from(seed).length > MAX_CLIENT_SEED) throw new Unverifiable(`The client seed of seat ${seat + 1} is longer than ${MAX_CLIENT_SEED} characters.`);
+    if (typeof seed !== "string") throw new Unverifiable("verify.why.seedNotText", { seat: seat + 1 });
+    if (Array.from(seed).length > MAX_CLIENT_SEED) throw new Unverifiable("verify.why.seedTooLong", { seat: seat + 1, max: MAX_CLIENT_SEED });
   });
   return { commitment: fair.commitment, serverSeed: fair.server_seed, clientSeeds: seeds };
 }
@@ -176,17 +195,17 @@ function end(state) {
   state.sixes = 0;
 }
 
-/** Apply one action to the replay state; throws Error(reason) when it does not replay. */
+/** Apply one action to the replay state; throws NoReplay when it does not replay. */
 function apply(state, action, table) {
   const { rules, jumps } = table;
-  if (state.over) throw new Error("the game was already over");
+  if (state.over) throw new NoReplay("verify.why.over");
   const seatOk = (seat) => seat >= 0 && seat < state.positions.length;
-  const who = (seat) => (seatOk(seat) ? table.seats[seat].name : `seat ${seat + 1}`);
+  const who = (seat) => (seatOk(seat) ? table.seats[seat].name : message("announce.seat", { n: seat + 1 }));
   switch (action.type) {
     case "roll": {
-      if (!seatOk(action.seat) || action.seat !== state.turn) throw new Error(`it was ${who(state.turn)}'s turn, not ${who(action.seat)}'s`);
+      if (!seatOk(action.seat) || action.seat !== state.turn) throw new NoReplay("verify.why.notTurn", { turn: who(state.turn), seat: who(action.seat) });
       const value = action.value;
-      if (value < 1 || value > faces(state, rules)) throw new Error(`a roll of ${value} is impossible there (the die had ${faces(state, rules)} faces)`);
+      if (value < 1 || value > faces(state, rules)) throw new NoReplay("verify.why.impossible", { value, faces: faces(state, rules) });
       const seat = action.seat;
       const target = state.positions[seat] + value;
       if (target > FINISH && rules.exactFinish) {
@@ -210,12 +229,12 @@ function apply(state, action, table) {
       return;
     }
     case "skip":
-      if (!seatOk(action.seat) || action.seat !== state.turn) throw new Error(`it was ${who(state.turn)}'s turn, not ${who(action.seat)}'s`);
+      if (!seatOk(action.seat) || action.seat !== state.turn) throw new NoReplay("verify.why.notTurn", { turn: who(state.turn), seat: who(action.seat) });
       nextTurn(state);
       return;
     case "leave":
     case "remove": {
-      if (!seatOk(action.seat) || !racing(state).includes(action.seat)) throw new Error(`${who(action.seat)} was no longer racing`);
+      if (!seatOk(action.seat) || !racing(state).includes(action.seat)) throw new NoReplay("verify.why.notRacing", { seat: who(action.seat) });
       state.leavers.push(action.seat);
       const left = racing(state);
       if (left.length === 0) end(state);
@@ -227,15 +246,17 @@ function apply(state, action, table) {
       end(state);
       return;
     default:
-      throw new Error(`unknown action ${String(action.type)}`);
+      throw new NoReplay("verify.why.unknownType", { type: String(action.type) });
   }
 }
 
 /**
  * Check a record (parsed JSON). Resolves to a report:
  * {status: "ok" | "tampered" | "unverifiable", rollsChecked, commitmentOk, mismatches:
- *  [{index, action, seat, name, expected, recorded}], problems: [string], reason, table,
- *  final: {positions, turn, standings, leavers, over}}.
+ *  [{index, action, seat, name, expected, recorded}], problems: [message], reason: message,
+ *  brokenAt: the action (from 1) that no longer replays or null, table,
+ *  final: {positions, turn, standings, leavers, over}}. A message is {key, params} for the
+ *  catalogue (name is null for a seat the record does not have).
  */
 export async function verifyRecord(data) {
   let table;
@@ -244,16 +265,16 @@ export async function verifyRecord(data) {
     table = readRecord(data);
     fair = readFair(data, table.seats.length);
   } catch (err) {
-    if (err instanceof Unverifiable) return { status: "unverifiable", reason: err.message, rollsChecked: 0, mismatches: [], problems: [] };
+    if (err instanceof Unverifiable) return { status: "unverifiable", reason: err.reason, rollsChecked: 0, mismatches: [], problems: [], brokenAt: null };
     throw err;
   }
   if (!globalThis.crypto || !crypto.subtle) {
-    return { status: "unverifiable", reason: "This browser cannot compute SHA-256 here (WebCrypto needs a secure https:// page).", rollsChecked: 0, mismatches: [], problems: [] };
+    return { status: "unverifiable", reason: message("verify.why.noCrypto"), rollsChecked: 0, mismatches: [], problems: [], brokenAt: null };
   }
   const serverSeed = fromHex(fair.serverSeed);
   const commitmentOk = (await commitment(serverSeed)) === fair.commitment;
-  const report = { status: "ok", rollsChecked: 0, commitmentOk, mismatches: [], problems: [], table, fair };
-  if (!commitmentOk) report.problems.push("The revealed server seed does not match the commitment published before the game: the server changed its seed.");
+  const report = { status: "ok", rollsChecked: 0, commitmentOk, mismatches: [], problems: [], brokenAt: null, table, fair };
+  if (!commitmentOk) report.problems.push(message("verify.why.seedChanged"));
   const key = await diceKey(serverSeed, fair.clientSeeds);
   const state = startState(table);
   for (let i = 0; i < table.actions.length; i++) {
@@ -263,15 +284,17 @@ export async function verifyRecord(data) {
       const expected = await fairRoll(key, index, faces(state, table.rules));
       report.rollsChecked += 1;
       if (expected !== action.value) {
-        const name = table.seats[action.seat] ? table.seats[action.seat].name : `Seat ${action.seat + 1}`;
+        const name = table.seats[action.seat] ? table.seats[action.seat].name : null;
         report.mismatches.push({ index, action: i + 1, seat: action.seat, name, expected, recorded: action.value });
-        report.problems.push(`Roll #${index} (action ${i + 1}, ${name}): the seeds give ${expected}, the record says ${action.value}.`);
+        report.problems.push(message("verify.mismatch", { index, action: i + 1, name: name ?? message("announce.seat", { n: action.seat + 1 }), expected, recorded: action.value }));
       }
     }
     try {
       apply(state, action, table);
     } catch (err) {
-      report.problems.push(`Action ${i + 1} (${action.type}) does not replay: ${err.message}.`);
+      if (!(err instanceof NoReplay)) throw err;
+      report.brokenAt = i + 1;
+      report.problems.push(message("verify.why.noReplay", { action: i + 1, type: String(action.type), reason: err.reason }));
       break;
     }
   }

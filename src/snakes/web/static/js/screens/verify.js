@@ -12,6 +12,16 @@ import { t, errorText } from "../i18n.js";
 
 const MAX_BYTES = 2 * 1024 * 1024;
 
+/** A reason from js/verify.js ({key, params}, a param perhaps another one) in words. */
+export function say(message) {
+  if (typeof message === "string") return message;
+  const params = {};
+  for (const [name, value] of Object.entries(message.params || {})) {
+    params[name] = value && typeof value === "object" && value.key ? say(value) : value;
+  }
+  return t(message.key, params);
+}
+
 export function mount(root, route, ctx) {
   ctx.setTitle(t("verify.title"));
   const code = String(route.params[0] || "").toUpperCase();
@@ -104,7 +114,7 @@ export function mount(root, route, ctx) {
     if (report.status === "unverifiable") {
       show("unverifiable", [
         h("h2", { dataset: { testid: "verify-headline" } }, t("verify.cannot")),
-        h("p", {}, report.reason)]);
+        h("p", {}, say(report.reason))]);
       return;
     }
     const seats = report.table.seats;
@@ -130,8 +140,10 @@ export function mount(root, route, ctx) {
       return;
     }
     const rows = report.mismatches.map((m) => h("li", { dataset: { testid: "verify-mismatch", index: String(m.index), expected: String(m.expected), recorded: String(m.recorded) } },
-      t("verify.mismatch", { index: m.index, action: m.action, name: m.name, expected: m.expected, recorded: m.recorded })));
-    const other = report.problems.filter((p) => !p.startsWith("Roll #")).map((p) => h("li", {}, p));
+      t("verify.mismatch", { index: m.index, action: m.action, name: m.name ?? t("announce.seat", { n: m.seat + 1 }), expected: m.expected, recorded: m.recorded })));
+    // The mismatches are the rows above; every other problem (a changed seed, an action
+    // that no longer replays) follows them.
+    const other = report.problems.filter((p) => p.key !== "verify.mismatch").map((p) => h("li", {}, say(p)));
     show("tampered", [
       h("h2", { dataset: { testid: "verify-headline" } }, report.mismatches.length
         ? t("verify.mismatches", { count: report.mismatches.length, total: report.rollsChecked })
