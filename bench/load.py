@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from loadlib import (  # the bench folder is not a package
+    CROWD_FLAGS,
     Server,
     Workers,
     cpu_pressure,
@@ -61,13 +62,7 @@ class Phase:
         self.servers: list[Server] = []
         self.prefix = f"snakes-bench-{secrets.token_hex(4)}:" if redis else None
         self.redis = redis
-        # Every simulated player comes from 127.0.0.1: the per-address budgets (rooms
-        # created, connections) would refuse them, as they would a real crowd behind one
-        # address. The overall limits stay.
-        extra = [
-            "--room-limit", "0", "--room-limit-hour", "0", "--room-limit-total", "0",
-            "--max-connections-per-address", "0", *args.server_arg,
-        ]  # fmt: skip
+        extra = [*CROWD_FLAGS, *args.server_arg]
         if redis:
             extra += ["--redis", redis, "--redis-prefix", self.prefix or ""]
         if args.url:

@@ -39,6 +39,15 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 # ---- the machine and processes ------------------------------------------------------
 
 
+CROWD_FLAGS = [
+    "--room-limit", "0", "--room-limit-hour", "0", "--room-limit-total", "0",
+    "--max-connections-per-address", "0",
+]  # fmt: skip
+"""Every simulated player comes from 127.0.0.1: the per-address budgets (rooms created,
+connections) would refuse them, as they would a real crowd behind one address. The
+overall limits stay."""
+
+
 def raise_file_limit() -> int:
     """Raise this process's open-file limit to its hard limit (children inherit it)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -31,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from loadlib import (  # the bench folder is not a package
+    CROWD_FLAGS,
     Server,
     Workers,
     cpu_pressure,
@@ -100,7 +101,7 @@ def main() -> None:
     deadline = time.monotonic() + args.minutes * 60 + 900  # setup and stop included
     tracing = "1" if args.tracemalloc else "0"
     server = Server(
-        "--idle-minutes", str(args.idle_minutes),
+        *CROWD_FLAGS, "--idle-minutes", str(args.idle_minutes),
         env={"SNAKES_DEBUG_STATS": "1", "SNAKES_DEBUG_TRACEMALLOC": tracing},
     )  # fmt: skip
     workers = Workers(args.workers)
