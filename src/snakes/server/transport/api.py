@@ -239,6 +239,7 @@ async def debug_stats(
     generation: int | None = None,
     collect: bool = False,
     garbage: int = 0,
+    growth: int = 0,
 ) -> dict[str, Any]:
     """Opt-in (SNAKES_DEBUG_STATS=1): Python heap and asyncio tasks, to find leaks.
 
@@ -248,6 +249,8 @@ async def debug_stats(
     waiting for the next full collection (a pause: never on a production server).
     ``?garbage=N`` runs a full collection and names the N most common kinds of object
     it found in garbage cycles: what reference counting alone could not free.
+    ``?growth=N`` (with tracemalloc on) names the N source lines whose live memory grew
+    most since the last such call: what a slow leak keeps.
     """
     runtime = _runtime(request)
     cycles: list[tuple[str, int]] = []
@@ -272,10 +275,22 @@ async def debug_stats(
         "gc_tracked": len(gc.get_objects()),
         "gc_types": common,
         "gc_garbage": cycles,
+        "growth": _growth(request, growth) if growth > 0 and tracemalloc.is_tracing() else [],
         "room_queues": runtime.queue_count,
         "lookup_addresses": len(request.app.state.lookups),
         **runtime.stats(),
     }
+
+
+def _growth(request: Request, limit: int) -> list[tuple[str, int, int]]:
+    """(source line, bytes grown, blocks grown) since the previous snapshot."""
+    snapshot = tracemalloc.take_snapshot()
+    before = getattr(request.app.state, "heap_snapshot", None)
+    request.app.state.heap_snapshot = snapshot
+    if before is None:
+        return []
+    changes = snapshot.compare_to(before, "lineno")[: min(limit, 100)]
+    return [(str(c.traceback), c.size_diff, c.count_diff) for c in changes]
 
 
 def _garbage_kinds(limit: int) -> list[tuple[str, int]]:
