@@ -226,3 +226,14 @@ def test_a_lobby_left_with_only_ai_seats_closes() -> None:
     step, _ = handle(room, context(present(0)), lambda s: lobby.leave(s, caller(0), 0))
     assert step.work.delete
     assert updates(step)[-1]["events"] == [{"type": "closed"}]
+
+
+def test_the_host_leaving_mid_game_sends_one_update_with_both_changes() -> None:
+    """A change sends one update however many steps it takes: leaving, then passing the
+    host on, is one message to the others, not two (updates.publish folds the second)."""
+    room = online_game(3, rules=LOS)
+    step, _ = handle(room, context(present(0, 1, 2)), lambda s: lobby.leave(s, caller(0), 0))
+    (update,) = updates(step)
+    kinds = [e["type"] for e in update["events"]]
+    assert "host_changed" in kinds and kinds.index("host_changed") > 0
+    assert update["room"]["seats"][1]["host"] is True

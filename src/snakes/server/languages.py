@@ -57,6 +57,11 @@ def shipped_languages() -> tuple[Language, ...]:
     return tuple(sorted(found, key=lambda lang: (lang.code != DEFAULT, lang.code)))
 
 
+def shipped(code: str | None) -> Language | None:
+    """The shipped language of that code, or None."""
+    return next((lang for lang in shipped_languages() if lang.code == code), None)
+
+
 def _read(path: Path) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
@@ -118,7 +123,7 @@ class Catalogue:
 @functools.lru_cache(maxsize=16)
 def catalogue(code: str = DEFAULT) -> Catalogue:
     """The catalogue of a shipped language; any other code is a typed refusal."""
-    if code not in {lang.code for lang in shipped_languages()}:
+    if shipped(code) is None:
         raise ProtocolError("bad_request", f"no language is called {code[:20]!r}")
     messages = _read(catalogue_dir() / f"{code}.json").get("messages", {})
     try:

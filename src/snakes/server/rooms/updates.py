@@ -10,6 +10,9 @@ from snakes.server.rooms.timers import all_racers_away, connected_seats, schedul
 from snakes.server.rooms.views import connected_flags, countdown_view, room_view
 from snakes.server.rooms.work import Message, Step
 
+_UPDATE_START = jsontext.dumps({"type": "update"})[:-1]
+"""How an update's text begins, in whatever form the encoder writes it."""
+
 
 def view(step: Step) -> dict[str, Any]:
     """The draft room as every viewer sees it."""
@@ -41,7 +44,7 @@ def publish(
     schedule(step, new_turn=new_turn, allowance=allowance)
     step.work.changed = True
     messages = step.work.messages
-    earlier = next((m for m in messages if m.body.startswith('{"type":"update"')), None)
+    earlier = next((m for m in messages if m.body.startswith(_UPDATE_START)), None)
     if earlier is not None and earlier.skip == skip:
         messages.remove(earlier)
         first = jsontext.loads(earlier.body)

@@ -29,7 +29,7 @@ import brotli  # type: ignore[import-untyped]
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from snakes.server.languages import DEFAULT, catalogue, negotiate, shipped_languages
+from snakes.server.languages import DEFAULT, catalogue, negotiate, shipped
 from snakes.server.transport.shell import static_dir, version
 
 router = APIRouter(include_in_schema=False)
@@ -94,7 +94,7 @@ def _page(code: str) -> _File | None:
     if found is None:
         return None
     words = catalogue(code)
-    direction = next(lang.dir for lang in shipped_languages() if lang.code == code)
+    direction = _direction(code)
 
     def text(match: re.Match[str]) -> str:
         opening, _, key, _, closing = match.groups()
@@ -117,6 +117,11 @@ def _page(code: str) -> _File | None:
     return _pack(page.encode(), found.media_type)
 
 
+def _direction(code: str) -> str:
+    language = shipped(code)
+    return language.dir if language is not None else "ltr"
+
+
 def _set_attribute(tag: str, attr: str, value: str) -> str:
     found = re.search(rf'\s{re.escape(attr)}="([^"]*)"', tag)
     return tag if found is None else tag[: found.start(1)] + value + tag[found.end(1) :]
@@ -132,7 +137,7 @@ def manifest(code: str = DEFAULT) -> bytes:
     data["short_name"] = words.text("app.shortName")
     data["description"] = words.text("page.description")
     data["lang"] = code
-    data["dir"] = next(lang.dir for lang in shipped_languages() if lang.code == code)
+    data["dir"] = _direction(code)
     return json.dumps(data, ensure_ascii=False, indent=1).encode()
 
 
@@ -189,7 +194,7 @@ def page(request: Request, code: str | None = None) -> Response:
 def get_manifest(lang: Annotated[str | None, Query(max_length=20)] = None) -> Response:
     """The web app manifest, in the page's language (``?lang=``, which js/i18n.js sets on
     the page's manifest link); English without one, or for a language that does not ship."""
-    code = lang if lang in {language.code for language in shipped_languages()} else DEFAULT
+    code = lang if lang is not None and shipped(lang) is not None else DEFAULT
     return Response(
         manifest(code),
         media_type="application/manifest+json",
