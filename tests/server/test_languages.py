@@ -242,6 +242,50 @@ def test_the_checks_on_verify_js_go_red_on_an_english_literal() -> None:
     assert [lit for lit in js_literals(reason) if user_facing(lit)] == ["the game was already over"]
 
 
+SCRIPTS = catalogue_dir().parent / "js"
+# A sentence or words for a person: a capitalised word then more, or a full stop at the end.
+_WORDS = re.compile(r"^[A-Z][a-z]+\s+\S|[^\W\d_]{2,}[.!?…]$")
+# What a script may say in English: the words it shows when no catalogue could be loaded
+# at all (the server unreachable before the first one arrived). Nothing else.
+NO_CATALOGUE_FALLBACKS = {
+    "main.js": {"Try again", "Could not reach the game server."},
+    "offline.js": {"Connected again — opening the game…"},
+    "session.js": {"Something went wrong."},
+}
+
+
+def english_in_scripts(sources: dict[str, str]) -> dict[str, list[str]]:
+    found = {}
+    for name, source in sources.items():
+        words = [lit for lit in js_literals(source) if _WORDS.search(lit)]
+        words = [lit for lit in words if lit not in NO_CATALOGUE_FALLBACKS.get(name, set())]
+        if words:
+            found[name] = words
+    return found
+
+
+def _scripts() -> dict[str, str]:
+    return {
+        str(path.relative_to(SCRIPTS)): path.read_text(encoding="utf-8")
+        for path in sorted(SCRIPTS.rglob("*.js"))
+    }
+
+
+def test_no_script_shows_english_words_of_its_own() -> None:
+    """Every word a screen shows comes from the catalogue, chart axes included."""
+    assert english_in_scripts(_scripts()) == {}
+
+
+def test_the_check_on_every_script_goes_red_on_an_english_literal() -> None:
+    sources = _scripts()
+    chart = sources["odds-chart.js"]
+    sources["odds-chart.js"] = chart.replace(
+        't("chart.move", { last: steps.length - 1 })', "`Moves so far: ${steps.length - 1}`"
+    )
+    assert sources["odds-chart.js"] != chart
+    assert english_in_scripts(sources) == {"odds-chart.js": ["Moves so far: ${steps.length - 1}"]}
+
+
 @pytest.mark.parametrize("code", LANGS)
 def test_every_key_verify_js_uses_is_in_every_catalogue_and_translated(code: str) -> None:
     keys = verify_keys(VERIFY_JS.read_text(encoding="utf-8"))

@@ -47,6 +47,7 @@ def test_the_page_names_versioned_files_that_are_kept_a_year_and_sent_compressed
     assert len(squeezed) < len(body)  # brotli first, where the browser takes it
     assert "content-security-policy" not in headers  # an asset is no document
     assert headers["x-content-type-options"] == "nosniff"
+    assert "server" not in headers  # no name of the HTTP server on any answer
     status, again, headers = _get(server, scripts[0])  # no compression asked: none given
     assert again == plain and "content-encoding" not in headers
     status, _, _ = _get(server, scripts[0], **{"If-None-Match": headers["etag"]})

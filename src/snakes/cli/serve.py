@@ -451,6 +451,9 @@ def serve(
         ws_per_message_deflate=False,
         access_log=access_log,
         loop=event_loop,
+        # "server: uvicorn" on every answer tells a visitor nothing they need, tells a
+        # scanner what to try, and costs 17 bytes on each of the first load's requests.
+        server_header=False,
     )
     server = uvicorn.Server(config)
     shown = public_url or f"http://{_shown_host(host)}:{port}"

@@ -9,35 +9,17 @@ import { closeSession } from "./session.js";
 import * as home from "./screens/home.js";
 import * as setup from "./screens/setup.js";
 import * as game from "./screens/game.js";
-import * as result from "./screens/result.js";
-import * as verify from "./screens/verify-route.js";
-import * as replay from "./screens/replay-route.js";
+import { lazyScreen } from "./lazy-screen.js";
 
-/**
- * A screen fetched when first opened (not needed for the first game, so the first load
- * stays small). Its heading takes the focus once it is drawn, as a screen's always does.
- */
-function lazy(load) {
-  return {
-    mount(root, route, ctx) {
-      let cleanup = null;
-      let gone = false;
-      load().then((screen) => {
-        if (gone) return;
-        cleanup = screen.mount(root, route, ctx);
-        focusHeading();
-      }, (err) => console.error(err));
-      return () => {
-        gone = true;
-        if (typeof cleanup === "function") cleanup();
-      };
-    },
-  };
-}
-
+// Every screen but the first game's own loads when first opened; its heading then takes
+// the focus, as a screen's always does.
+const lazy = (load, options = {}) => lazyScreen(load, { ...options, onShown: focusHeading });
 const content = lazy(() => import("./screens/content.js"));
 const settingsScreen = lazy(() => import("./screens/settings-screen.js"));
 const online = lazy(() => import("./screens/online.js"));
+const result = lazy(() => import("./screens/result.js"), { styles: ["story.css"] });
+const verify = lazy(() => import("./screens/verify.js"));
+const replay = lazy(() => import("./screens/replay.js"), { styles: ["story.css"] });
 
 const ROUTES = {
   "": home,

@@ -64,7 +64,7 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
   }
   if (!compact) {
     grid.append(
-      s("text", { class: "chart-axis", x: pad.left + plotW / 2, y: height - 6, "text-anchor": "middle", text: `Move (0–${steps.length - 1})` }),
+      s("text", { class: "chart-axis", x: pad.left + plotW / 2, y: height - 6, "text-anchor": "middle", text: t("chart.move", { last: steps.length - 1 }) }),
       s("text", { class: "chart-axis", x: 12, y: pad.top + plotH / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${pad.top + plotH / 2})`, text: win ? t("chart.win") : t("chart.place") }),
     );
   }

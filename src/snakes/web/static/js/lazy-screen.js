@@ -1,0 +1,62 @@
+// Screens fetched when first opened: the first game does not need them, so the first
+// load stays small. Once the service worker holds the app shell they come from it.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const sheets = new Map(); // file name -> Promise, so a style sheet is added once
+
+/** Add one of the app's style sheets (css/NAME) to the page; resolves once it applies. */
+function useStyles(name) {
+  if (!sheets.has(name)) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = new URL(`../css/${name}`, import.meta.url).href;
+    sheets.set(name, new Promise((resolve, reject) => {
+      link.addEventListener("load", resolve, { once: true });
+      link.addEventListener("error", () => {
+        sheets.delete(name);
+        link.remove();
+        reject(new Error(`could not load ${name}`));
+      }, { once: true });
+    }));
+    document.head.append(link);
+  }
+  return sheets.get(name);
+}
+
+/**
+ * A screen whose module (and style sheets) load on first use. It is drawn only when all
+ * of them have arrived, so it never shows unstyled; if they cannot be fetched (offline,
+ * before the shell was kept), the screen says so and offers to try again.
+ */
+export function lazyScreen(load, { styles = [], onShown = () => {} } = {}) {
+  return {
+    mount(root, route, ctx) {
+      let cleanup = null;
+      let gone = false;
+      const attempt = () => {
+        Promise.all([load(), ...styles.map(useStyles)]).then(([screen]) => {
+          if (gone) return;
+          root.replaceChildren();
+          cleanup = screen.mount(root, route, ctx);
+          onShown();
+        }, (err) => {
+          console.error(err);
+          if (gone) return;
+          const retry = h("button", { class: "button button-primary", type: "button", on: { click: attempt } }, t("common.tryAgain"));
+          root.replaceChildren(h("section", { class: "screen", dataset: { testid: "screen-unavailable" } },
+            h("h1", {}, t("error.screenUnavailable")),
+            h("p", { class: "panel-card" }, t("error.network")),
+            h("div", { class: "form-actions" }, retry, h("a", { class: "button button-secondary", href: "#/" }, t("common.home")))));
+          onShown();
+        });
+      };
+      attempt();
+      return () => {
+        gone = true;
+        if (typeof cleanup === "function") cleanup();
+      };
+    },
+  };
+}
