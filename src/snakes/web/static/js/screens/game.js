@@ -219,6 +219,19 @@ export function mount(root, route, ctx) {
           isAi: (seat) => update.room.seats[seat] && update.room.seats[seat].kind === "ai",
         });
         const spoken = [];
+        if (update.instant) {
+          // "Skip to results": the rest of the race is already played, so the board goes
+          // straight to where it ended and only the finishes are told (a long Last One
+          // Standing tail would otherwise take many seconds to watch, even sped up).
+          const finishes = new Set(update.events.flatMap((ev, i) => (ev.type === "finished" ? [i] : [])));
+          for (const sentence of sentences.filter((x) => finishes.has(x.after) && !x.quiet)) {
+            announcer.show(sentence.text);
+            spoken.push(sentence.text);
+          }
+          applyRoom(update.room, { glide: true });
+          if (spoken.length) announcer.speak(spoken.join(" "));
+          continue;
+        }
         for (let i = 0; i < update.events.length; i++) {
           if (gen !== generation) return;
           await animate(update.events[i], update.room);
