@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from snakes.engine import Finish, Rules
+from snakes.engine import Finish, Roll, Rules, roll_of
 from snakes.server.codes import hash_secret
 from snakes.server.rooms import lifecycle, lobby, turns
 from snakes.server.rooms.model import Kind, Mode, Phase, Room, Seat
@@ -255,6 +255,9 @@ def test_skip_to_results_plays_the_remaining_ai_turns_for_real() -> None:
     rolled = [e for e in done["events"] if e["type"] == "rolled"]
     assert rolled and all(1 <= e["value"] <= 6 for e in rolled)
     assert step.rolls == len(rolled) == len([a for a in step.work.actions if a.kind == "roll"])
+    # A game's rolls are the engine's shared ones (tests/engine/test_actions_shared.py).
+    kept = [a for a in step.room.actions if isinstance(a, Roll)]
+    assert kept and all(a is roll_of(a.seat, a.value) for a in kept)
     assert step.work.record is not None
     assert len(json.loads(step.work.record[1])["actions"]) == done["room"]["version"]
 

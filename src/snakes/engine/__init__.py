@@ -20,6 +20,7 @@ from snakes.engine.actions import (
     Skip,
     action_from_data,
     action_to_data,
+    roll_of,
 )
 from snakes.engine.board import (
     FINISH,
@@ -124,6 +125,7 @@ __all__ = [
     "UnknownSeat",
     "action_from_data",
     "action_to_data",
+    "roll_of",
     "apply",
     "cell_of",
     "check_roll",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -50,6 +51,20 @@ class Abandon:
 
 Action = Roll | Skip | Leave | Remove | Abandon
 
+
+@functools.lru_cache(maxsize=256)
+def roll_of(seat: int, value: int) -> Roll:
+    """The one shared ``Roll`` of ``seat`` and ``value``.
+
+    Actions are frozen, so every game can hold the same few dozen of them: a game keeps
+    its actions until it ends, and a pointer per roll is a seventh of a new object.
+
+    >>> roll_of(1, 6) is roll_of(1, 6)
+    True
+    """
+    return Roll(seat, value)
+
+
 _BY_KIND: dict[str, type[Roll] | type[Skip] | type[Leave] | type[Remove] | type[Abandon]] = {
     cls.kind: cls for cls in (Roll, Skip, Leave, Remove, Abandon)
 }
@@ -80,4 +95,6 @@ def action_from_data(data: Any) -> Action:
         isinstance(v, int) and not isinstance(v, bool) for v in fields.values()
     ):
         raise RecordError(f"malformed {cls.kind} action: {data!r}")
+    if cls is Roll:
+        return roll_of(fields["seat"], fields["value"])
     return cls(**fields)

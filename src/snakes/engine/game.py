@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from snakes.engine.actions import Abandon, Action, Leave, Remove, Roll, Skip
+from snakes.engine.actions import Abandon, Action, Leave, Remove, Roll, Skip, roll_of
 from snakes.engine.board import FINISH
 from snakes.engine.dice import DiceSource
 from snakes.engine.errors import ForbiddenRoll, GameOver, NotYourTurn, SeatNotRacing, UnknownSeat
@@ -55,7 +55,7 @@ def roll(state: GameState, dice: DiceSource) -> tuple[GameState, list[Event]]:
     """Roll for the seat whose turn it is, with a die drawn from ``dice``."""
     if state.over or state.turn is None:
         raise GameOver("the game is over; no more rolls")
-    return apply(state, Roll(seat=state.turn, value=dice.roll(state.faces)))
+    return apply(state, roll_of(state.turn, dice.roll(state.faces)))
 
 
 def check_roll(state: GameState, value: object) -> None:

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from snakes.engine import Action, Climbed, Moved, Roll, RuleError, Skip, Slid
+from snakes.engine import Action, Climbed, Moved, Roll, RuleError, Skip, Slid, roll_of
 from snakes.fair import new_server_seed
 from snakes.server.rooms.access import check_seat, playing
 from snakes.server.rooms.errors import ProtocolError
@@ -37,7 +37,7 @@ def roll(step: Step, caller: Caller, seat: int, version: int) -> None:
         )
     if game.turn != seat:
         raise ProtocolError("not_your_turn", f"it is {room.seats[game.turn or 0].name}'s turn")
-    act(step, Roll(seat, step.ctx.dice.next_roll(room, game.faces)))
+    act(step, roll_of(seat, step.ctx.dice.next_roll(room, game.faces)))
 
 
 def finish_ai(step: Step) -> None:
@@ -50,7 +50,7 @@ def finish_ai(step: Step) -> None:
     for _ in range(MAX_FAST_FORWARD):
         game = playing(room)
         value = step.ctx.dice.next_roll(room, game.faces)
-        events += apply_action(step, Roll(game.turn or 0, value))
+        events += apply_action(step, roll_of(game.turn or 0, value))
         if room.phase is Phase.OVER:
             break
     publish(step, events, new_turn=True, instant=True)
@@ -68,7 +68,7 @@ def skip_stalled(step: Step) -> None:
 def roll_for_ai(step: Step) -> None:
     game = step.room.game
     if game is not None and game.turn is not None and not game.over:
-        act(step, Roll(game.turn, step.ctx.dice.next_roll(step.room, game.faces)))
+        act(step, roll_of(game.turn, step.ctx.dice.next_roll(step.room, game.faces)))
 
 
 def act(step: Step, action: Action) -> None:
