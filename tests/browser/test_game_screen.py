@@ -36,6 +36,14 @@ WATCH_BANNER = """() => {
     .observe(banner, {subtree: true, childList: true, characterData: true});
 }"""
 
+# Every line the game log gains.
+WATCH_LOG = """() => {
+  window.__logged = [];
+  new MutationObserver((changes) => changes.forEach((c) =>
+    c.addedNodes.forEach((node) => window.__logged.push(node.textContent))))
+    .observe(document.querySelector('[data-testid=log-list]'), {childList: true});
+}"""
+
 
 def _settings(page: Page, speed: str = "fast") -> None:
     page.goto("/")
@@ -93,12 +101,17 @@ def test_skip_to_results_never_calls_a_finished_player(
         "data-status", "finished"
     )
     page.evaluate(WATCH_BANNER)
+    page.evaluate(WATCH_LOG)
     page.get_by_test_id("skip-to-results").click()
     # The server clock stands still from here: only Skip to results can end the race.
     expect(page.locator("[data-screen=result] [data-testid=result-list]")).to_be_visible()
     banners: list[str] = page.evaluate("window.__banners")
     assert not [b for b in banners if "Me" in b], banners
     assert page.get_by_test_id("result-list").locator("li").count() == 3
+    # The skipped turns are not played out on screen: after "Playing the remaining
+    # turns", the log tells the two finishes only (the rolls that reached 100).
+    logged: list[str] = page.evaluate("window.__logged")
+    assert len(logged) == 3 and all("place" in line for line in logged[1:]), logged
 
 
 def test_the_open_game_log_is_reachable_by_keyboard_and_axe_clean(page: Page) -> None:
