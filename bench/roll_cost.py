@@ -42,8 +42,8 @@ from snakes.server.app import build_runtime
 from snakes.server.clock import SystemClock, WallClock
 from snakes.server.rooms.model import Mode, Phase, Room, Seat
 from snakes.server.runtime.runtime import RoomRuntime
-from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
+from snakes.testing.sessions import RecordingSession
 
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 WINDOW = 5
@@ -100,7 +100,7 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
         await runtime.start()
         runtimes.append(runtime)
     rules = Rules(finish=Finish.LAST_ONE_STANDING)
-    tables: list[tuple[str, list[tuple[RoomRuntime, Session]]]] = []
+    tables: list[tuple[str, list[tuple[RoomRuntime, RecordingSession]]]] = []
     for _ in range(args.rooms):
         owner = runtimes[0]
         created = await owner.create(
@@ -113,7 +113,7 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
         seated = []
         for index, secret in enumerate(held):
             runtime = runtimes[index % len(runtimes)]
-            session = Session()
+            session = RecordingSession()
             await runtime.hello(session, created.code, secret)
             seated.append((runtime, session))
         await seated[0][0].intent(seated[0][1], "start", {"shuffle": False})
@@ -122,8 +122,7 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
     def drain() -> None:
         for _, seated in tables:
             for _, session in seated:
-                while not session.outbox.empty():
-                    session.outbox.get_nowait()
+                session.outbox.clear()
 
     at: dict[int, list[float]] = {10: [], 500: []}
 

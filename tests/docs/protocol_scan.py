@@ -124,7 +124,10 @@ def scan(root: Path = SRC) -> Protocol:
                 if not isinstance(target, ast.Name):
                     continue
                 value = node.value.value if isinstance(node.value, ast.Constant) else None
-                in_ws = relative == "server/transport/ws.py"
+                in_ws = relative in (
+                    "server/transport/gamesocket.py",
+                    "server/transport/frames.py",
+                )
                 if in_ws and target.id.startswith("CLOSE_") and isinstance(value, int):
                     found.close_codes[target.id] = value
                 if target.id == "_STATUS" and isinstance(node.value, ast.Dict):

@@ -160,7 +160,7 @@ ADDITIONS = {
         "error codes in the code but not in PROTOCOL.md: ['cheating']",
     ),
     "a new close code": (
-        "server/transport/ws.py",
+        "server/transport/gamesocket.py",
         "\nCLOSE_BORED = 4001\n",
         "close codes in the code but not in PROTOCOL.md: ['CLOSE_BORED']",
     ),

@@ -24,9 +24,9 @@ from snakes.server.rooms.model import Mode, Room, Seat
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.owners import LocalOwners
 from snakes.server.runtime.runtime import RoomRuntime
-from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 from snakes.testing.hooks import ScriptableDice
+from snakes.testing.sessions import RecordingSession
 from tests.support.presence import with_presence
 
 T = TypeVar("T")
@@ -46,7 +46,7 @@ class Viewer:
     """One connection to a room and what it has been sent."""
 
     runtime: RoomRuntime
-    session: Session = field(default_factory=Session)
+    session: RecordingSession = field(default_factory=RecordingSession)
     received: list[dict[str, Any]] = field(default_factory=list)
     secret: str | None = None
     """The seat secret this viewer said hello with (None: a spectator)."""
@@ -55,11 +55,11 @@ class Viewer:
     def inbox(self) -> list[dict[str, Any]]:
         """Messages sent since the last look."""
         fresh = []
-        while not self.session.outbox.empty():
-            text = self.session.outbox.get_nowait()
-            if text is not None:
-                self.bytes_received += len(text.encode())
-                fresh.append(json.loads(text))
+        outbox = self.session.outbox
+        while outbox:
+            payload = outbox.popleft()
+            self.bytes_received += len(payload)
+            fresh.append(json.loads(payload))
         self.received += fresh
         return fresh
 

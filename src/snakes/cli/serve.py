@@ -18,7 +18,7 @@ from snakes.server.settings import Settings, default_data_dir
 from snakes.server.transport.connections import (
     ConnectionGate,
     FloodFilter,
-    gated_protocols,
+    gated_http,
     quiet_exception_handler,
 )
 
@@ -379,7 +379,8 @@ def serve(
     """Serve the web game: Play with AI, Pass & Play and Play Online."""
     import uvicorn  # noqa: PLC0415 - keeps the other commands quick to start
 
-    from snakes.server.app import create_app, tune_gc  # noqa: PLC0415
+    from snakes.server.app import create_app, socket_policy, tune_gc  # noqa: PLC0415
+    from snakes.server.transport.gamesocket import game_socket_class  # noqa: PLC0415
 
     if not countdown_min <= countdown_default <= countdown_max:
         raise click.BadParameter(
@@ -434,21 +435,21 @@ def serve(
         test_hooks=test_hooks,
     )
     gate = ConnectionGate(max_connections, max_connections_per_address, trusted_proxies)
-    http_protocol, ws_protocol = gated_protocols(gate, header_timeout)
+    app = create_app(settings)
+    policy = socket_policy(app, settings)
+    policy.on_close = gate.release
     config = uvicorn.Config(
-        create_app(settings),
-        http=http_protocol,
-        ws=ws_protocol,
-        ws_ping_interval=keepalive,
-        ws_ping_timeout=keepalive,
+        app,
+        http=gated_http(gate, header_timeout),
+        # The game's WebSocket is served by its own protocol (transport/gamesocket.py),
+        # which keeps its own keepalive and size limits.
+        ws=game_socket_class(policy),
         h11_max_incomplete_event_size=16 * 1024,
         host=host,
         port=port,
         log_config=None,
         proxy_headers=bool(trusted_proxies),
         forwarded_allow_ips=list(trusted_proxies) or None,
-        ws_max_size=16 * 1024,
-        ws_per_message_deflate=False,
         access_log=access_log,
         loop=event_loop,
         # "server: uvicorn" on every answer tells a visitor nothing they need, tells a

@@ -7,16 +7,15 @@ import contextlib
 import gc
 import logging
 import tracemalloc
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
 
 from snakes import __version__
 from snakes.server.backends.interfaces import Backend
@@ -32,10 +31,10 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api, config, protocol_schema, static, story
 from snakes.server.transport.bodylimit import BodyLimit
+from snakes.server.transport.gamesocket import SocketPolicy
 from snakes.server.transport.headers import SecurityHeaders
-from snakes.server.transport.limits import LookupLimiter, RoomBudget
+from snakes.server.transport.limits import LookupLimiter, RoomBudget, TrustedProxies
 from snakes.server.transport.protocol import ProtocolError
-from snakes.server.transport.ws import serve_connection
 
 log = logging.getLogger("snakes.server")
 
@@ -71,25 +70,6 @@ def static_dir() -> Path:
     return Path(str(resources.files("snakes") / "web" / "static"))
 
 
-class SnakesApp(FastAPI):
-    """FastAPI, except that the game's WebSocket goes straight to its endpoint.
-
-    A player's connection lives for hours and carries every message of the game. Past
-    the HTTP middleware stack it holds about fifteen fewer coroutine frames (memory, and
-    time in every garbage collection) and each message sent skips a dozen wrappers.
-    The route stays registered, so the schema and test clients see it as before.
-    """
-
-    ws_endpoint: Callable[[WebSocket], Awaitable[None]] | None = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws" and self.ws_endpoint:
-            scope["app"] = self
-            await self.ws_endpoint(WebSocket(scope, receive, send))
-            return
-        await super().__call__(scope, receive, send)
-
-
 def create_app(settings: Settings) -> FastAPI:
     # Nodes sharing Redis share wall-clock deadlines; tests move time by hand.
     clock: Clock = WallClock() if settings.redis_url else SystemClock()
@@ -117,7 +97,7 @@ def create_app(settings: Settings) -> FastAPI:
             metrics.gc.remove()
             await runtime.stop()
 
-    app = SnakesApp(
+    app = FastAPI(
         title="Snakes & Ladders",
         version=__version__,
         lifespan=lifespan,
@@ -153,20 +133,6 @@ def create_app(settings: Settings) -> FastAPI:
     # Outermost but for Starlette's own error handler: the body limit's refusals get
     # the headers too.
     app.add_middleware(SecurityHeaders)
-
-    @app.websocket("/ws")
-    async def _ws(websocket: WebSocket) -> None:
-        await serve_connection(
-            websocket,
-            websocket.app.state.runtime,
-            lookups=app.state.lookups,
-            metrics=metrics,
-            public_url=settings.public_url,
-            allowed_hosts=(*settings.allowed_hosts, settings.host),
-            send_timeout=settings.keepalive,
-        )
-
-    app.ws_endpoint = _ws
 
     app.include_router(static.router)
     _install_docs(app)
@@ -284,6 +250,24 @@ def _install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
             {"error": {"code": "internal", "message": "the server failed; nothing changed"}},
             status_code=500,
         )
+
+
+def socket_policy(app: FastAPI, settings: Settings) -> SocketPolicy:
+    """What the game's WebSocket needs of this app: its runtime, limits and metrics.
+
+    The socket is served below the ASGI app (``transport/gamesocket.py``); the runtime
+    it reaches is the one the app's lifespan starts.
+    """
+    return SocketPolicy(
+        runtime=lambda: app.state.runtime,
+        keepalive=settings.keepalive,
+        public_url=settings.public_url,
+        allowed_hosts=(*settings.allowed_hosts, settings.host),
+        proxies=TrustedProxies(settings.trusted_proxies) if settings.trusted_proxies else None,
+        lookups=app.state.lookups,
+        metrics=app.state.metrics,
+        access_log=settings.access_log,
+    )
 
 
 def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRuntime:

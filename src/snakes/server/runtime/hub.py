@@ -103,25 +103,33 @@ class Hub:
         sessions = self._rooms.get(code)
         if not sessions:
             return
-        tails: dict[frozenset[int], str] = {}
-        views = any(not m.presence for m in messages)
-        for session in list(sessions):
-            if views and session.secret_hash:
-                session.seats = frozenset(
-                    i for i, h in enumerate(hashes) if h == session.secret_hash
-                )
-            for message in messages:
+        targets = list(sessions)
+        if any(not m.presence for m in messages):
+            for session in targets:
+                if session.secret_hash:
+                    session.seats = frozenset(
+                        i for i, h in enumerate(hashes) if h == session.secret_hash
+                    )
+        for message in messages:
+            # One encoding per message, and one per distinct ``you`` (a set of seats).
+            body = message.body
+            if message.presence:
+                whole = body.encode()  # no ``you``: it holds nothing of a viewer's
+                for session in targets:
+                    if message.skip != session.id:
+                        session.send(whole)
+                continue
+            payloads: dict[frozenset[int], bytes] = {}
+            for session in targets:
                 if message.skip == session.id or (message.to and message.to != session.id):
                     continue
-                if message.presence:
-                    session.send(message.body)  # no ``you``: it holds nothing of a viewer's
-                    continue
-                tail = tails.get(session.seats)
-                if tail is None:
+                payload = payloads.get(session.seats)
+                if payload is None:
                     you = {
                         "seats": sorted(session.seats),
                         "host": host is not None and host in session.seats,
                         "spectator": not session.seats,
                     }
-                    tail = tails[session.seats] = f',"you":{jsontext.dumps(you)}}}'
-                session.send(message.body[:-1] + tail)
+                    payload = f'{body[:-1]},"you":{jsontext.dumps(you)}}}'.encode()
+                    payloads[session.seats] = payload
+                session.send(payload)

@@ -1,15 +1,14 @@
 """Limits on connections, below the application: how many, from where, how slow.
 
 uvicorn accepts a TCP connection and hands it to an HTTP protocol object; a WebSocket
-upgrade hands the same socket on to a WebSocket protocol object. Both are subclassed
-here (:func:`gated_protocols`) so that
+upgrade hands the same socket on to the game's WebSocket (``gamesocket.py``). The HTTP
+protocol is subclassed here (:func:`gated_http`) so that
 
 - a connection over the cap for its client address (an IPv6 /64 counts as one
   address) or over the overall cap is answered ``503`` and closed at once, before
   anything of it is read, so a flood from one address cannot use up the descriptors;
 - a client that has not sent a whole request head within ``header_timeout`` seconds
-  (slowloris) is disconnected; so is one that sends the next request's head too slowly;
-- a text frame that is not UTF-8 is closed with 1007 and one quiet log line.
+  (slowloris) is disconnected; so is one that sends the next request's head too slowly.
 
 The address is the TCP peer's. Behind a reverse proxy every connection comes from the
 proxy, so the ``--trusted-proxy`` addresses are exempt from the per-address cap (the
@@ -35,12 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from snakes.server.transport.limits import address_key
-
-TRANSPORT_KEY = "snakes.transport"
-"""The key of the socket's transport in the ASGI scope's ``extensions``."""
 
 log = logging.getLogger("snakes.limits")
 
@@ -201,41 +196,9 @@ def _refusal(reason: str) -> bytes:
     return head.encode() + body
 
 
-def gated_protocols(
-    gate: ConnectionGate, header_timeout: float
-) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
-    """uvicorn's HTTP and WebSocket protocols, counting connections through ``gate``."""
-
-    class GatedWebSockets(WebSocketsSansIOProtocol):
-        def handle_connect(self, event: Any) -> None:
-            super().handle_connect(event)
-            # The endpoint cuts a stuck client off through this (ws.py, ``transport_of``).
-            extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
-            extensions[TRANSPORT_KEY] = self.transport
-
-        def keepalive_timeout(self) -> None:
-            # uvicorn sends a close frame and waits for the socket to flush, which a
-            # client that stopped reading never lets happen: abort soon after instead.
-            super().keepalive_timeout()
-            gate.quiet.hit("keepalive", "dropped a WebSocket that did not answer a ping")
-            self.loop.call_later(1.0, self.transport.abort)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            gate.release(self.transport)
-            super().connection_lost(exc)
-
-        def send_receive_event_to_app(self) -> None:
-            if self.curr_msg_data_type == "text":
-                data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
-                try:
-                    bytes(data).decode()
-                except UnicodeDecodeError:
-                    self.frames = []
-                    gate.quiet.hit("utf8", "closed a WebSocket that sent invalid UTF-8 (1007)")
-                    self.conn.send_close(1007, "text frames are UTF-8")
-                    self.handle_parser_exception()
-                    return
-            super().send_receive_event_to_app()
+def gated_http(gate: ConnectionGate, header_timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol, counting connections through ``gate`` (an upgraded
+    connection is counted out by the game's WebSocket when it closes)."""
 
     class GatedH11(H11Protocol):
         _header_timer: asyncio.TimerHandle | None = None
@@ -299,4 +262,4 @@ def gated_protocols(
                 gate.release(self.transport)
             super().connection_lost(exc)
 
-    return GatedH11, GatedWebSockets
+    return GatedH11

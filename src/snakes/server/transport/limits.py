@@ -254,3 +254,59 @@ def origin_allowed(
         here = _origin_of(f"{seen[0]}://{host}")
         return here is not None and here[1] == seen[1]
     return False
+
+
+class TrustedProxies:
+    """``--trusted-proxy``: addresses (or networks, or ``*``) whose ``X-Forwarded-For``
+    names the client. The rule is uvicorn's for HTTP requests, here for the game's
+    WebSocket, which uvicorn's proxy middleware never sees: the client is the rightmost
+    forwarded address that is not itself a trusted proxy.
+
+    >>> proxies = TrustedProxies(("10.0.0.0/8", "127.0.0.1"))
+    >>> proxies.trusts("10.1.2.3"), proxies.trusts("192.0.2.1")
+    (True, False)
+    >>> proxies.client("198.51.100.7, 10.0.0.9")
+    '198.51.100.7'
+    >>> proxies.client("203.0.113.1, 198.51.100.7")
+    '198.51.100.7'
+    """
+
+    def __init__(self, trusted: tuple[str, ...]) -> None:
+        self.everyone = "*" in trusted
+        self._networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        self._names: set[str] = set()
+        for item in trusted:
+            try:
+                self._networks.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                self._names.add(item)
+
+    def trusts(self, host: str) -> bool:
+        if self.everyone:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return host in self._names
+        return any(address in network for network in self._networks)
+
+    def client(self, forwarded: str) -> str | None:
+        """The client a chain of ``X-Forwarded-For`` addresses names (None: none)."""
+        hosts = [_host_of(part.strip()) for part in forwarded.split(",") if part.strip()]
+        if not hosts:
+            return None
+        if self.everyone:
+            return hosts[0]
+        for host in reversed(hosts):
+            if not self.trusts(host):
+                return host
+        return hosts[0]
+
+
+def _host_of(value: str) -> str:
+    """An address without its port: ``[::1]:80`` -> ``::1``, ``192.0.2.1:80`` -> ``192.0.2.1``."""
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    if value.count(":") == 1:
+        return value.partition(":")[0]
+    return value

@@ -1,19 +1,16 @@
-"""The WebSocket endpoint: one connection's life, as an explicit sequence.
+"""A game message, from the bytes of a WebSocket text frame to the room and back.
 
-accept -> read messages (size and rate limited) -> dispatch -> ... -> disconnect in
-``finally``. A writer task drains the connection's outbox, so a slow client never
-holds up a room.
+Each message is checked (nesting depth, JSON, its type's schema), dispatched to the
+runtime as a named intent, and any refusal is answered with a typed ``error`` carrying
+a stable code: never a traceback. The socket itself (frames, limits, keepalive) is
+``gamesocket.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
-from typing import Any, cast
-
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from typing import Any
 
 from snakes.server import jsontext
 from snakes.server.boards import board_named
@@ -21,15 +18,9 @@ from snakes.server.metrics import Metrics
 from snakes.server.rooms.model import clean_name
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
-from snakes.server.transport.connections import TRANSPORT_KEY, QuietLog
-from snakes.server.transport.limits import (
-    HELLO_MISS_CODES,
-    MISS_CODES,
-    LookupLimiter,
-    origin_allowed,
-)
+from snakes.server.transport.connections import QuietLog
+from snakes.server.transport.limits import HELLO_MISS_CODES, MISS_CODES, LookupLimiter
 from snakes.server.transport.protocol import (
-    MAX_MESSAGE_BYTES,
     AddAiIntent,
     FinishAiIntent,
     Hello,
@@ -50,14 +41,10 @@ from snakes.server.transport.protocol import (
 
 log = logging.getLogger("snakes.ws")
 
-CLOSE_TOO_LARGE = 1009
-CLOSE_POLICY = 1008
-CLOSE_GOING_AWAY = 1001
-CLOSE_UNSUPPORTED = 1003
-"""A binary frame: the protocol is JSON text only."""
-CLOSE_TOO_SLOW = 4000
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects a message may have; our messages need 3."""
+QUIET = QuietLog(log)
+"""One line per kind of dropped or refused socket per interval, however many."""
 
 
 class RateLimit:
@@ -66,6 +53,8 @@ class RateLimit:
     A player holding Space down sends about 30 intents a second at most; the limit
     sits well above that.
     """
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
 
     def __init__(self, now: float, rate: float = 40.0, burst: float = 80.0) -> None:
         self.rate, self.burst = rate, burst
@@ -80,115 +69,50 @@ class RateLimit:
         return True
 
 
-class _Transport:
-    """What the endpoint needs besides the runtime: limits and metrics, per app."""
-
-    def __init__(self, lookups: LookupLimiter | None, metrics: Metrics | None) -> None:
-        self.lookups = lookups
-        self.metrics = metrics
-
-
-async def serve_connection(
-    websocket: WebSocket,
+async def handle(
+    payload: bytes,
+    session: Session,
     runtime: RoomRuntime,
-    *,
     lookups: LookupLimiter | None = None,
     metrics: Metrics | None = None,
-    public_url: str | None = None,
-    allowed_hosts: tuple[str, ...] = (),
-    send_timeout: float = 15.0,
 ) -> None:
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), public_url, allowed_hosts):
-        # Before accept: the handshake is refused (HTTP 403), so a page on another
-        # site can never drive a player's seat with the player's cookies or network.
-        if metrics is not None:
-            metrics.error("bad_origin")
-        log.warning("refused a WebSocket from origin %r", origin[:100] if origin else origin)
-        await websocket.close(CLOSE_POLICY)
-        return
-    await websocket.accept()
-    session = Session()
-    session.address = websocket.client.host if websocket.client else ""
-    socket_transport = transport_of(websocket)
-    if socket_transport is not None:
-        session.drop = lambda: _drop(socket_transport, session, "fell too far behind")
-    transport = _Transport(lookups, metrics)
-    writer = asyncio.create_task(_write(websocket, session, send_timeout, socket_transport))
-    loop = asyncio.get_running_loop()
-    limit = RateLimit(loop.time())
-    try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
-            text = frame.get("text")
-            if text is None:
-                # Binary frames carry nothing of ours; invalid UTF-8 in a text frame is
-                # refused earlier, by the WebSocket layer (1007).
-                await websocket.close(CLOSE_UNSUPPORTED, "messages are JSON text")
-                return
-            if len(text.encode()) > MAX_MESSAGE_BYTES:
-                await websocket.close(CLOSE_TOO_LARGE, "message too large")
-                return
-            if not limit.allow(loop.time()):
-                await websocket.close(CLOSE_POLICY, "too many messages")
-                return
-            await _handle(text, session, runtime, transport)
-    except WebSocketDisconnect:
-        pass
-    except RuntimeError:
-        # Binary frames or a socket closed under us end the connection quietly.
-        pass
-    finally:
-        with contextlib.suppress(Exception):
-            await runtime.disconnect(session)
-        session.close()
-        with contextlib.suppress(Exception):
-            await writer
-
-
-async def _handle(
-    text: str, session: Session, runtime: RoomRuntime, transport: _Transport | None = None
-) -> None:
+    """One message from a connection: parsed, validated by type, applied; any refusal
+    goes back to it as a typed ``error`` (never a traceback)."""
     ref = None
     kind = "invalid"
     started = time.perf_counter()
-    metrics = transport.metrics if transport else None
     try:
-        if _too_deep(text):
+        if _too_deep(payload):
             raise ProtocolError("bad_message", f"a message nests at most {MAX_DEPTH} deep")
         try:
-            data: Any = jsontext.loads(text)
+            data: Any = jsontext.loads(payload)
         except (ValueError, RecursionError):
             raise ProtocolError("bad_message", "a message is one JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("ref"), str):
             ref = data["ref"][:64]
         message = parse_client_message(data)
         kind = message.type
-        await _dispatch(message, session, runtime, transport)
+        await _dispatch(message, session, runtime, lookups)
     except ProtocolError as error:
         if metrics is not None:
             metrics.error(error.code)
         refusal = error_message(error.code, error.message, ref, error.retry_after)
-        session.send(jsontext.dumps(refusal))
+        session.send(jsontext.dumps(refusal).encode())
     except Exception:
         log.exception("intent failed")
         if metrics is not None:
             metrics.error("internal")
-        session.send(
-            jsontext.dumps(error_message("internal", "the server failed; nothing changed", ref))
-        )
+        failed = error_message("internal", "the server failed; nothing changed", ref)
+        session.send(jsontext.dumps(failed).encode())
     if metrics is not None:
         metrics.intent_seconds.labels(kind).observe(time.perf_counter() - started)
 
 
 async def _dispatch(
-    message: Any, session: Session, runtime: RoomRuntime, transport: _Transport | None = None
+    message: Any, session: Session, runtime: RoomRuntime, lookups: LookupLimiter | None
 ) -> None:
     match message:
         case Hello(room=code, secret=secret, odds=odds):
-            lookups = transport.lookups if transport else None
             if lookups is None:
                 await runtime.hello(session, code, secret, odds=odds)
                 return
@@ -211,10 +135,11 @@ async def _dispatch(
                     lookups.miss(session.address)
                 raise
         case Ping(t=None):
-            session.send('{"type":"pong"}')
+            session.send(b'{"type":"pong"}')
         case Ping(t=sent):
             # Echo the client's time with ours: it measures its clock's offset from it.
-            session.send(jsontext.dumps({"type": "pong", "t": sent, "server_ms": _wall_ms()}))
+            pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
+            session.send(jsontext.dumps(pong).encode())
         case RollIntent(seat=seat, version=version):
             await runtime.intent(session, "roll", {"seat": seat, "version": version})
         case LeaveIntent(seat=seat):
@@ -243,34 +168,34 @@ async def _dispatch(
             await runtime.intent(session, "reactions", {"on": on})
 
 
-def _too_deep(text: str) -> bool:
+def _too_deep(payload: bytes) -> bool:
     """Does this text nest arrays or objects deeper than ``MAX_DEPTH`` (strings aside)?
 
     Checked before parsing, so that no parser ever walks a thousand levels of a
-    hostile message (the standard library's would raise ``RecursionError``).
+    hostile message.
 
-    >>> _too_deep("[" * 33 + "]" * 33), _too_deep('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
+    >>> _too_deep(b"[" * 33 + b"]" * 33), _too_deep(b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
     (True, False)
     """
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+    if payload.count(b"[") + payload.count(b"{") <= MAX_DEPTH:
         return False
     depth = 0
     in_string = escaped = False
-    for ch in text:
+    for byte in payload:
         if in_string:
             if escaped:
                 escaped = False
-            elif ch == "\\":
+            elif byte == 0x5C:  # backslash
                 escaped = True
-            elif ch == '"':
+            elif byte == 0x22:  # quote
                 in_string = False
-        elif ch == '"':
+        elif byte == 0x22:
             in_string = True
-        elif ch in "[{":
+        elif byte in (0x5B, 0x7B):  # [ {
             depth += 1
             if depth > MAX_DEPTH:
                 return True
-        elif ch in "]}":
+        elif byte in (0x5D, 0x7D):  # ] }
             depth -= 1
     return False
 
@@ -284,49 +209,3 @@ def _clean_name(name: str) -> str:
         return clean_name(name)
     except ValueError as error:
         raise ProtocolError("invalid_name", str(error)) from None
-
-
-def transport_of(websocket: WebSocket) -> asyncio.Transport | None:
-    """The connection's transport, when the server put it in the scope.
-
-    Known by what it does, not by its class: uvloop's transports do all an asyncio
-    transport does without deriving from ``asyncio.Transport``.
-    """
-    found = websocket.scope.get("extensions", {}).get(TRANSPORT_KEY)
-    return cast(asyncio.Transport, found) if callable(getattr(found, "abort", None)) else None
-
-
-_QUIET = QuietLog(logging.getLogger("snakes.ws"))
-
-
-def _drop(transport: asyncio.Transport, session: Session, why: str) -> None:
-    """Abort the socket: its buffer is never sent, and the receive loop sees it gone."""
-    _QUIET.hit("dropped", "dropped a WebSocket that %s", why)
-    transport.abort()
-    session.outbox.put_nowait(None)
-
-
-async def _write(
-    websocket: WebSocket,
-    session: Session,
-    send_timeout: float = 15.0,
-    transport: asyncio.Transport | None = None,
-) -> None:
-    while True:
-        text = await session.outbox.get()
-        if text is None:
-            if session.overflowed and transport is None:
-                with contextlib.suppress(Exception):
-                    await websocket.close(CLOSE_TOO_SLOW, "too far behind; reconnect")
-            return
-        try:
-            async with asyncio.timeout(send_timeout):
-                await websocket.send_text(text)
-        except TimeoutError:
-            # The socket did not take one message in all that time: the client stopped
-            # reading. Waiting longer would hold its memory and its seat's presence.
-            if transport is not None:
-                _drop(transport, session, f"read nothing for {send_timeout:g} s")
-            return
-        except Exception:
-            return
