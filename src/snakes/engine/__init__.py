@@ -63,6 +63,7 @@ from snakes.engine.record import GameRecord, SeatInfo, replay, start_state
 from snakes.engine.results import Placing, Status, placings
 from snakes.engine.rules import PRESETS, Finish, Rules
 from snakes.engine.state import (
+    AWAY_AFTER,
     MAX_SEATS,
     MAX_SIXES,
     MIN_SEATS,
@@ -79,6 +80,7 @@ __all__ = [
     "JUNGLE",
     "MAX_SEATS",
     "MAX_SIXES",
+    "AWAY_AFTER",
     "MIN_SEATS",
     "PRESETS",
     "SIDE",

@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from snakes.engine.actions import Abandon, Action, Leave, Remove, Roll, Skip, roll_of
 from snakes.engine.board import FINISH
 from snakes.engine.dice import DiceSource
@@ -31,24 +29,26 @@ from snakes.engine.events import (
     TurnPassed,
 )
 from snakes.engine.rules import Finish
-from snakes.engine.state import GameState
+from snakes.engine.state import MAX_SIXES, GameState, racing_seats
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Apply one action. A refused action raises a :class:`RuleError` and changes nothing."""
     if state.over:
         raise GameOver(f"the game is over; {action.kind} refused")
+    nxt = _Next(state)
     if isinstance(action, Roll):
-        new, events = _roll(state, action)
+        events = _roll(nxt, action)
     elif isinstance(action, Skip):
-        new, events = _skip(state, action.seat)
+        events = _skip(nxt, action.seat)
     elif isinstance(action, Leave | Remove):
-        new, events = _leave(state, action.seat, removed=isinstance(action, Remove))
+        events = _leave(nxt, action.seat, removed=isinstance(action, Remove))
     elif isinstance(action, Abandon):
-        new, events = _end(state, "abandoned")
+        events = _end(nxt, "abandoned")
     else:  # pragma: no cover - the Action union is closed
         raise TypeError(f"not an action: {action!r}")
-    return replace(new, version=state.version + 1), events
+    nxt.version = state.version + 1
+    return nxt.state(), events
 
 
 def roll(state: GameState, dice: DiceSource) -> tuple[GameState, list[Event]]:
@@ -70,104 +70,174 @@ def check_roll(state: GameState, value: object) -> None:
         )
 
 
-def _check_seat(state: GameState, seat: object) -> None:
+class _Next:
+    """The state one action is working out: plain fields, made a :class:`GameState` once.
+
+    An action changes several fields one after another (the token moves, the misses
+    reset, the turn passes); building the frozen state once at the end instead of after
+    each change keeps a roll cheap, which every room of a server does many times a second.
+    """
+
+    __slots__ = (
+        "board",
+        "end_reason",
+        "leavers",
+        "missed",
+        "over",
+        "positions",
+        "rules",
+        "sixes",
+        "standings",
+        "turn",
+        "turns",
+        "version",
+    )
+
+    def __init__(self, state: GameState) -> None:
+        self.rules = state.rules
+        self.board = state.board
+        self.positions = state.positions
+        self.turn = state.turn
+        self.sixes = state.sixes
+        self.standings = state.standings
+        self.leavers = state.leavers
+        self.missed = state.missed
+        self.turns = state.turns
+        self.over = state.over
+        self.end_reason = state.end_reason
+        self.version = state.version
+
+    @property
+    def players(self) -> int:
+        return len(self.positions)
+
+    @property
+    def racing(self) -> tuple[int, ...]:
+        return racing_seats(self.players, self.standings, self.leavers)
+
+    def state(self) -> GameState:
+        return GameState(
+            self.rules,
+            self.board,
+            self.positions,
+            self.turn,
+            self.sixes,
+            self.standings,
+            self.leavers,
+            self.missed,
+            self.turns,
+            self.over,
+            self.end_reason,
+            self.version,
+        )
+
+
+def _check_seat(state: GameState | _Next, seat: object) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
         raise UnknownSeat(f"seat {seat!r} is not in this game (0-{state.players - 1})")
 
 
-def _check_turn(state: GameState, seat: int) -> None:
+def _check_turn(state: GameState | _Next, seat: int) -> None:
     _check_seat(state, seat)
     if seat != state.turn:
         raise NotYourTurn(f"it is seat {state.turn}'s turn, not seat {seat}'s")
 
 
-def _roll(state: GameState, action: Roll) -> tuple[GameState, list[Event]]:
-    _check_turn(state, action.seat)
-    check_roll(state, action.value)
+def _roll(nxt: _Next, action: Roll) -> list[Event]:
+    _check_turn(nxt, action.seat)
     seat, value = action.seat, action.value
-    start = state.positions[seat]
-    events: list[Event] = [Rolled(seat, value, state.is_bonus_roll)]
-    missed = _set(state.missed, seat, 0)
+    faces = 5 if nxt.rules.six_again and nxt.sixes >= MAX_SIXES else 6
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= faces:
+        check_roll(nxt.state(), value)  # says which rule the value breaks
+    start = nxt.positions[seat]
+    events: list[Event] = [Rolled(seat, value, nxt.sixes > 0)]
+    nxt.missed = _set(nxt.missed, seat, 0)
     target = start + value
-    if target > FINISH and state.rules.exact_finish:
+    if target > FINISH and nxt.rules.exact_finish:
         events.append(Overshot(seat, start, value, FINISH - start))
-        return _pass_turn(replace(state, missed=missed), events)
+        _pass_turn(nxt, events)
+        return events
     walked = min(target, FINISH)
     events.append(Moved(seat, start, walked))
-    landed = state.board.destination(walked)
+    landed = nxt.board.destination(walked)
     if landed > walked:
         events.append(Climbed(seat, walked, landed))
     elif landed < walked:
         events.append(Slid(seat, walked, landed))
-    state = replace(state, positions=_set(state.positions, seat, landed), missed=missed)
+    nxt.positions = _set(nxt.positions, seat, landed)
     if landed == FINISH:
-        return _finish(state, seat, events)
-    if value == 6 and state.rules.six_again:
+        _finish(nxt, seat, events)
+    elif value == 6 and nxt.rules.six_again:
         events.append(BonusRoll(seat))
-        return replace(state, sixes=state.sixes + 1), events
-    return _pass_turn(state, events)
+        nxt.sixes += 1
+    else:
+        _pass_turn(nxt, events)
+    return events
 
 
-def _finish(state: GameState, seat: int, events: list[Event]) -> tuple[GameState, list[Event]]:
-    standings = (*state.standings, seat)
-    events.append(Finished(seat, len(standings)))
-    state = replace(state, standings=standings, turns=_add(state.turns, seat))
-    if state.rules.finish is Finish.CLASSIC or not state.racing:
-        new, end_events = _end(state, "finished")
-        return new, events + end_events
-    # A bonus roll still owed is void: the next racer rolls.
-    return _next_turn(state, events, previous=seat)
+def _finish(nxt: _Next, seat: int, events: list[Event]) -> None:
+    nxt.standings = (*nxt.standings, seat)
+    events.append(Finished(seat, len(nxt.standings)))
+    nxt.turns = _add(nxt.turns, seat)
+    if nxt.rules.finish is Finish.CLASSIC or not nxt.racing:
+        events += _end(nxt, "finished")
+    else:
+        # A bonus roll still owed is void: the next racer rolls.
+        _next_turn(nxt, events, previous=seat)
 
 
-def _skip(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
-    _check_turn(state, seat)
-    bonus_lost = state.is_bonus_roll
+def _skip(nxt: _Next, seat: int) -> list[Event]:
+    _check_turn(nxt, seat)
+    bonus_lost = nxt.sixes > 0
     # A bonus roll that times out is lost, but that turn does not count as missed.
-    missed = state.missed if bonus_lost else _add(state.missed, seat)
-    events: list[Event] = [Skipped(seat, bonus_lost, missed[seat])]
-    return _pass_turn(replace(state, missed=missed), events)
+    if not bonus_lost:
+        nxt.missed = _add(nxt.missed, seat)
+    events: list[Event] = [Skipped(seat, bonus_lost, nxt.missed[seat])]
+    _pass_turn(nxt, events)
+    return events
 
 
-def _leave(state: GameState, seat: int, *, removed: bool) -> tuple[GameState, list[Event]]:
-    _check_seat(state, seat)
-    if seat not in state.racing:
+def _leave(nxt: _Next, seat: int, *, removed: bool) -> list[Event]:
+    _check_seat(nxt, seat)
+    if seat not in nxt.racing:
         raise SeatNotRacing(f"seat {seat} has already finished or left")
-    state = replace(state, leavers=(*state.leavers, seat))
+    nxt.leavers = (*nxt.leavers, seat)
     events: list[Event] = [Left(seat, removed)]
-    racing = state.racing
+    racing = nxt.racing
     if not racing:
-        new, end = _end(state, "everyone-left" if not state.standings else "finished")
-        return new, events + end
-    if state.rules.finish is Finish.CLASSIC and len(racing) == 1 and state.players > 1:
+        return events + _end(nxt, "everyone-left" if not nxt.standings else "finished")
+    if nxt.rules.finish is Finish.CLASSIC and len(racing) == 1 and nxt.players > 1:
         # Classic goes on without the leaver; the last player left wins at once.
-        new, end = _end(state, "last-player")
-        return new, events + end
-    if state.turn == seat:
-        return _next_turn(state, events, previous=None)
-    return state, events
+        return events + _end(nxt, "last-player")
+    if nxt.turn == seat:
+        _next_turn(nxt, events, previous=None)
+    return events
 
 
-def _pass_turn(state: GameState, events: list[Event]) -> tuple[GameState, list[Event]]:
-    assert state.turn is not None
-    seat = state.turn
-    return _next_turn(replace(state, turns=_add(state.turns, seat)), events, previous=seat)
+def _pass_turn(nxt: _Next, events: list[Event]) -> None:
+    assert nxt.turn is not None
+    seat = nxt.turn
+    nxt.turns = _add(nxt.turns, seat)
+    _next_turn(nxt, events, previous=seat)
 
 
-def _next_turn(
-    state: GameState, events: list[Event], *, previous: int | None
-) -> tuple[GameState, list[Event]]:
+def _next_turn(nxt: _Next, events: list[Event], *, previous: int | None) -> None:
     """Give the turn to the next racing seat after the current one, in seat order."""
-    assert state.turn is not None
-    racing = set(state.racing)
-    following = ((state.turn + step) % state.players for step in range(1, state.players + 1))
-    seat = next(s for s in following if s in racing)
+    assert nxt.turn is not None
+    racing = nxt.racing
+    players = nxt.players
+    seat = next(
+        s for s in ((nxt.turn + step) % players for step in range(1, players + 1)) if s in racing
+    )
     events.append(TurnPassed(previous, seat))
-    return replace(state, turn=seat, sixes=0), events
+    nxt.turn = seat
+    nxt.sixes = 0
 
 
-def _end(state: GameState, reason: str) -> tuple[GameState, list[Event]]:
-    state = replace(state, over=True, turn=None, sixes=0, end_reason=reason)
-    return state, [GameEnded(state.standings, state.winner, reason)]
+def _end(nxt: _Next, reason: str) -> list[Event]:
+    nxt.over, nxt.turn, nxt.sixes, nxt.end_reason = True, None, 0, reason
+    state = nxt.state()
+    return [GameEnded(state.standings, state.winner, reason)]
 
 
 def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

@@ -17,6 +17,9 @@ MIN_SEATS = 1
 MAX_SIXES = 2
 """Two sixes in a row is the limit: the roll after them is drawn from 1-5."""
 
+AWAY_AFTER = 3
+"""Missed turns in a row after which a seat is shown as away (until it rolls again)."""
+
 
 @dataclass(frozen=True, slots=True)
 class GameState:
@@ -50,8 +53,7 @@ class GameState:
     @property
     def racing(self) -> tuple[int, ...]:
         """Seats still in the race: neither finished nor left, in seat order."""
-        done = set(self.standings) | set(self.leavers)
-        return tuple(s for s in range(self.players) if s not in done)
+        return racing_seats(len(self.positions), self.standings, self.leavers)
 
     @property
     def winner(self) -> int | None:
@@ -76,7 +78,7 @@ class GameState:
 
     def is_away(self, seat: int) -> bool:
         """Three missed turns in a row: shown as away until the seat rolls again."""
-        return self.missed[seat] >= 3
+        return self.missed[seat] >= AWAY_AFTER
 
     def to_data(self) -> dict[str, Any]:
         """A JSON-ready summary (no rules or board; those travel once with the game)."""
@@ -94,6 +96,22 @@ class GameState:
             "end_reason": self.end_reason,
             "version": self.version,
         }
+
+
+def racing_seats(
+    players: int, standings: tuple[int, ...], leavers: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Seats neither finished nor gone, in seat order (everyone, most of a game).
+
+    >>> racing_seats(4, (2,), (0,))
+    (1, 3)
+    """
+    if not standings and not leavers:
+        return _EVERYONE[players]
+    return tuple(s for s in range(players) if s not in standings and s not in leavers)
+
+
+_EVERYONE = [tuple(range(n)) for n in range(MAX_SEATS + 1)]
 
 
 def state_to_snapshot(state: GameState) -> dict[str, Any]:
