@@ -129,7 +129,14 @@ def fair_roll(key: bytes, index: int, faces: int = 6) -> int:
         raise ValueError(f"the die has 5 or 6 faces, not {faces}")
     if index < 0:
         raise ValueError(f"roll numbers start at 0, not {index}")
-    return _face(hmac.new(key, digestmod=hashlib.sha256), index, faces)
+    limit = 256 - 256 % faces
+    attempt = 0
+    while True:
+        # One call into OpenSSL's HMAC: a server rolls many times a second.
+        for byte in hmac.digest(key, f"{index}:{attempt}".encode("ascii"), "sha256"):
+            if byte < limit:
+                return int(byte % faces + 1)
+        attempt += 1  # pragma: no cover - 32 rejected bytes in a row: (4/256)**32
 
 
 def fair_rolls(key: bytes, count: int, faces: int = 6, start: int = 0) -> list[int]:

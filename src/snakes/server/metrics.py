@@ -113,8 +113,17 @@ class Metrics:
             "snakes_errors", "Errors answered to clients, by code", ["code"], registry=self.registry
         )
 
+        self._intent_kinds: dict[str, Any] = {}
+
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()
+
+    def intent(self, kind: str, seconds: float) -> None:
+        """One message handled: its type and how long it took (the hot path: every roll)."""
+        child = self._intent_kinds.get(kind)
+        if child is None:
+            child = self._intent_kinds[kind] = self.intent_seconds.labels(kind)
+        child.observe(seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

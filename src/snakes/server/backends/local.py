@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import logging
+import math
 from collections.abc import Callable
 from typing import Protocol
 
@@ -46,13 +47,18 @@ class LocalBus:
 
 
 class LocalTimers:
-    """Due times on a heap, one task firing them on the room clock."""
+    """Due times on a heap, one task firing them on the room clock.
+
+    The task sleeps until the earliest due time; a new timer wakes it only if it is due
+    sooner than that (a roll sets the next countdown, a minute away: no wake-up)."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._heap: list[tuple[float, str, str]] = []
         self._due: dict[tuple[str, str], float] = {}
         self._wake = asyncio.Event()
+        self._until = -math.inf
+        """The due time the task sleeps until (inf: none; -inf: it is not asleep)."""
 
     def __len__(self) -> int:
         return len(self._due)
@@ -64,10 +70,12 @@ class LocalTimers:
             else:
                 self._due[(code, name)] = due
                 heapq.heappush(self._heap, (due, code, name))
-                self._wake.set()
+                if due < self._until:
+                    self._wake.set()
 
     async def run(self, fire: FireTimer) -> None:
         while True:
+            self._until = -math.inf
             now = self.clock.now()
             while self._heap and self._heap[0][0] <= now:
                 due, code, name = heapq.heappop(self._heap)
@@ -78,7 +86,11 @@ class LocalTimers:
                     await fire(code, name, due)
                 except Exception:
                     log.exception("timer %s of room %s failed", name, code)
-            delay = self._heap[0][0] - now if self._heap else None
+            now = self.clock.now()
+            if self._heap and self._heap[0][0] <= now:
+                continue  # one came due while the others fired
+            self._until = self._heap[0][0] if self._heap else math.inf
+            delay = self._until - now if self._heap else None
             self._wake.clear()
             await self.clock.wait(delay, self._wake)
 
@@ -97,24 +109,41 @@ class LocalPresence:
 
 
 class GroupCommit:
-    """Changes of the rooms that commit in the same turn of the event loop are written in
-    one transaction. Each caller still waits until its own change is durable."""
+    """Changes of the rooms that commit within ``window`` seconds of each other are
+    written in one transaction (0: those of the same turn of the event loop). Each
+    caller still waits until its own change is durable."""
 
-    def __init__(self, room_log: LocalLog) -> None:
+    def __init__(self, room_log: LocalLog, window: float = 0.0, most: int = 256) -> None:
         self._log = room_log
+        self.window = window
+        self.most = most
+        """A group this large is written at once, without waiting out the window."""
         self._pending: list[tuple[Room, Work, bool, asyncio.Future[bool]]] = []
+        self._timer: asyncio.TimerHandle | asyncio.Handle | None = None
         self.transactions = 0
         self.changes = 0
 
     async def write(self, room: Room, work: Work, created: bool) -> bool:
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bool] = loop.create_future()
         self._pending.append((room, work, created, future))
-        if len(self._pending) == 1:
-            asyncio.get_running_loop().call_soon(self._flush)
+        if len(self._pending) >= self.most:
+            self._flush()
+        elif self._timer is None:
+            self._timer = (
+                loop.call_later(self.window, self._flush)
+                if self.window > 0
+                else loop.call_soon(self._flush)
+            )
         return await future
 
     def _flush(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         batch, self._pending = self._pending, []
+        if not batch:
+            return
         self.transactions += 1
         self.changes += len(batch)
         try:
@@ -130,10 +159,12 @@ class GroupCommit:
 
 
 class LocalBackend:
-    def __init__(self, room_log: LocalLog, clock: Clock, hub: Hub) -> None:
+    def __init__(
+        self, room_log: LocalLog, clock: Clock, hub: Hub, commit_window: float = 0.0
+    ) -> None:
         self.clock = clock
         self.log: LocalLog = room_log
-        self.group = GroupCommit(room_log)
+        self.group = GroupCommit(room_log, commit_window)
         self.bus = LocalBus(hub)
         self.timers = LocalTimers(clock)
         self.presence = LocalPresence()

@@ -37,13 +37,17 @@ def connected_seats(room: Room, presence: Presence) -> set[int]:
     }
 
 
-def all_racers_away(room: Room, presence: Presence) -> bool:
-    """Every person still racing in an online game is disconnected: the countdown pauses."""
+def all_racers_away(room: Room, presence: Presence, connected: set[int] | None = None) -> bool:
+    """Every person still racing in an online game is disconnected: the countdown pauses.
+
+    ``connected``: :func:`connected_seats`, when the caller has it already."""
     game = room.game
     if room.mode is not Mode.ONLINE or room.phase is not Phase.PLAYING or game is None:
         return False
-    people = {s for s in game.racing if room.seats[s].kind is Kind.HUMAN}
-    return bool(people) and not people & connected_seats(room, presence)
+    if connected is None:
+        connected = connected_seats(room, presence)
+    people = [s for s in game.racing if room.seats[s].kind is Kind.HUMAN]
+    return bool(people) and not any(s in connected for s in people)
 
 
 def plan_timers(
@@ -54,11 +58,13 @@ def plan_timers(
     *,
     new_turn: bool = False,
     allowance: float = 0.0,
+    connected: set[int] | None = None,
 ) -> TimerPlan:
     """The timers ``room`` needs now; ``new_turn`` restarts the countdown in full.
 
     ``allowance`` is the time the browsers are given to show the move that just happened:
-    the next countdown (or AI pause) starts after it.
+    the next countdown (or AI pause) starts after it. ``connected``:
+    :func:`connected_seats`, when the caller has it already.
     """
     changes: dict[str, float | None] = {}
     timers = room.timers
@@ -66,7 +72,9 @@ def plan_timers(
     turn = game.turn if game is not None else None
     kind = room.seats[turn].kind if turn is not None else None
     anyone = presence.viewers > 0
-    away = all_racers_away(room, presence)
+    if connected is None:
+        connected = connected_seats(room, presence)
+    away = all_racers_away(room, presence, connected)
 
     clock = room.turn_clock
     if room.mode is Mode.ONLINE and kind is Kind.HUMAN and not away and turn is not None:
@@ -91,7 +99,7 @@ def plan_timers(
     elif "idle" in timers:
         changes["idle"] = None
 
-    host_gone = room.host is not None and room.host not in connected_seats(room, presence)
+    host_gone = room.host is not None and room.host not in connected
     if room.phase is Phase.LOBBY and host_gone and anyone:
         if "host" not in timers:
             changes["host"] = now + settings.host_grace_seconds
@@ -112,11 +120,23 @@ def set_timer(step: Step, name: str, due: float | None) -> None:
     step.work.changed = True
 
 
-def schedule(step: Step, *, new_turn: bool = False, allowance: float = 0.0) -> None:
+def schedule(
+    step: Step,
+    *,
+    new_turn: bool = False,
+    allowance: float = 0.0,
+    connected: set[int] | None = None,
+) -> None:
     """Bring the draft's timers in line with the policy after any change."""
     ctx = step.ctx
     plan = plan_timers(
-        step.room, ctx.presence, ctx.now, ctx.settings, new_turn=new_turn, allowance=allowance
+        step.room,
+        ctx.presence,
+        ctx.now,
+        ctx.settings,
+        new_turn=new_turn,
+        allowance=allowance,
+        connected=connected,
     )
     if plan.turn_clock != step.room.turn_clock:
         step.room.turn_clock = plan.turn_clock

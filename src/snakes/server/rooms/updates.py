@@ -14,14 +14,17 @@ _UPDATE_START = jsontext.dumps({"type": "update"})[:-1]
 """How an update's text begins, in whatever form the encoder writes it."""
 
 
-def view(step: Step) -> dict[str, Any]:
-    """The draft room as every viewer sees it."""
+def view(step: Step, connected: set[int] | None = None) -> dict[str, Any]:
+    """The draft room as every viewer sees it (``connected``: its connected seats, when
+    the caller has them already)."""
     room, ctx = step.room, step.ctx
+    if connected is None:
+        connected = connected_seats(room, ctx.presence)
     return room_view(
         room,
-        connected=connected_seats(room, ctx.presence),
+        connected=connected,
         now=ctx.now,
-        paused=all_racers_away(room, ctx.presence),
+        paused=all_racers_away(room, ctx.presence, connected),
         odds=ctx.presence.odds,
         public_url=ctx.public_url,
     )
@@ -41,7 +44,8 @@ def publish(
     A change sends one update however many steps it takes (a host leaving mid-game both
     leaves and passes the host on): a second publish folds its events into the first.
     """
-    schedule(step, new_turn=new_turn, allowance=allowance)
+    connected = connected_seats(step.room, step.ctx.presence)
+    schedule(step, new_turn=new_turn, allowance=allowance, connected=connected)
     step.work.changed = True
     messages = step.work.messages
     earlier = next((m for m in messages if m.body.startswith(_UPDATE_START)), None)
@@ -49,7 +53,7 @@ def publish(
         messages.remove(earlier)
         first = jsontext.loads(earlier.body)
         events, instant = first["events"] + events, first["instant"] or instant
-    body = {"type": "update", "events": events, "instant": instant, "room": view(step)}
+    body = {"type": "update", "events": events, "instant": instant, "room": view(step, connected)}
     messages.append(Message(jsontext.dumps(body), skip=skip))
 
 

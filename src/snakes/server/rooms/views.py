@@ -9,7 +9,7 @@ from dataclasses import fields
 from typing import Any
 
 from snakes.analysis import live_odds, live_place_chances
-from snakes.engine import FINISH, Finish, GameState, placings
+from snakes.engine import AWAY_AFTER, FINISH, Finish, GameState, placings
 from snakes.fair import SCHEME, commit
 from snakes.server.rooms.model import Kind, Mode, Phase, Room, board_data, rules_data
 
@@ -55,40 +55,70 @@ def room_view(
     """The room as every viewer sees it (what a viewer holds travels separately).
 
     ``odds``: some viewer shows the live odds; otherwise ``odds`` is null and costs
-    nothing."""
+    nothing. Built for every update of every room: enum members go to the encoder as
+    they are (orjson writes their values) and each seat is one dict literal."""
     game = room.game
+    host = room.host
     seats = []
-    present = connected_flags(room, connected)
-    for index, seat in enumerate(room.seats):
-        status, place = seat_status(room, index)
-        seats.append(
-            {
-                "index": index,
-                "name": seat.name,
-                "colour": seat.colour,
-                "kind": seat.kind.value,
-                "connected": present[index],
-                "away": bool(game and status == "racing" and game.is_away(index)),
-                "host": room.host == index,
-                "square": game.positions[index] if game else 0,
-                "status": status,
-                "place": place,
-                "missed": game.missed[index] if game else 0,
-            }
-        )
-    racing = game.racing if game and not game.over else ()
-    countdown = countdown_view(room, now=now, paused=paused)
+    if game is None:
+        for index, seat in enumerate(room.seats):
+            ai = seat.kind is Kind.AI
+            seats.append(
+                {
+                    "index": index,
+                    "name": seat.name,
+                    "colour": seat.colour,
+                    "kind": seat.kind,
+                    "connected": ai or index in connected,
+                    "away": False,
+                    "host": host == index,
+                    "square": 0,
+                    "status": "waiting",
+                    "place": None,
+                    "missed": 0,
+                }
+            )
+    else:
+        standings, leavers, missed = game.standings, game.leavers, game.missed
+        for index, seat in enumerate(room.seats):
+            place = None
+            if index in standings:
+                status, place = "finished", standings.index(index) + 1
+            elif index in leavers:
+                status = "left"
+            else:
+                status = "racing"
+            seats.append(
+                {
+                    "index": index,
+                    "name": seat.name,
+                    "colour": seat.colour,
+                    "kind": seat.kind,
+                    "connected": seat.kind is Kind.AI or index in connected,
+                    "away": status == "racing" and missed[index] >= AWAY_AFTER,
+                    "host": host == index,
+                    "square": game.positions[index],
+                    "status": status,
+                    "place": place,
+                    "missed": missed[index],
+                }
+            )
+    playing = room.phase is Phase.PLAYING
+    over = room.phase is Phase.OVER
     results = None
-    worked_out = _odds(room.game) if odds and room.phase is Phase.PLAYING else None
-    if game is not None and game.over:
-        results = [
-            {"place": p.place, "seat": p.seat, "square": p.square, "status": p.status.value}
-            for p in placings(game)
-        ]
+    racing: tuple[int, ...] = ()
+    if game is not None:
+        if game.over:
+            results = [
+                {"place": p.place, "seat": p.seat, "square": p.square, "status": p.status}
+                for p in placings(game)
+            ]
+        else:
+            racing = game.racing
     return {
         "code": room.code,
-        "mode": room.mode.value,
-        "phase": room.phase.value,
+        "mode": room.mode,
+        "phase": room.phase,
         "game_number": room.game_number,
         "rules": rules_data(room.rules),
         "countdown_seconds": room.countdown_seconds,
@@ -97,17 +127,17 @@ def room_view(
         "seats": seats,
         "turn": game.turn if game else None,
         "faces": game.faces if game else 6,
-        "bonus": game.is_bonus_roll if game else False,
-        "over": room.phase is Phase.OVER,
+        "bonus": game.sixes > 0 if game else False,
+        "over": over,
         "end_reason": game.end_reason if game else None,
         "winner": game.winner if game else None,
         "standings": list(game.standings) if game else [],
         "results": results,
-        "countdown": countdown,
+        "countdown": countdown_view(room, now=now, paused=paused),
         "only_ai_racing": bool(racing) and all(room.seats[s].kind is Kind.AI for s in racing),
         "version": room.version,
-        "odds": worked_out,
-        "fair": _fair(room),
+        "odds": _odds(game) if odds and playing else None,
+        "fair": _fair(room) if room.server_seed else None,
         "reactions": room.reactions and room.mode is Mode.ONLINE,
         "invite_url": f"{public_url.rstrip('/')}/r/{room.code}",
     }
@@ -175,14 +205,24 @@ def _odds(game: GameState | None) -> dict[str, Any] | None:
 
 def _fair(room: Room) -> dict[str, Any] | None:
     """The dice commitment and the seeds in use; a server seed is revealed only in records."""
-    if not room.fair:
-        return None
     if room.phase is Phase.PLAYING:
-        return {**room.fair_section(reveal=False), "accepting_seeds": False}
+        locked = tuple(room.locked_seeds or ())
+        return {**_commitment(room.server_seed, locked), "accepting_seeds": False}
     # The lobby, or after a game: the next game's commitment, taking the devices' seeds.
     return {
         "scheme": SCHEME,
-        "commitment": commit(bytes.fromhex(room.server_seed)),
+        "commitment": _commitment(room.server_seed, ())["commitment"],
         "accepting_seeds": True,
         "seeds_received": len(room.client_seeds),
+    }
+
+
+@functools.lru_cache(maxsize=4096)
+def _commitment(server_seed: str, client_seeds: tuple[str, ...]) -> dict[str, Any]:
+    """A game's fair section before it is revealed: the same for all its updates. Shared:
+    never change it."""
+    return {
+        "scheme": SCHEME,
+        "commitment": commit(bytes.fromhex(server_seed)),
+        "client_seeds": list(client_seeds),
     }

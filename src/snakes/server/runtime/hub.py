@@ -15,6 +15,7 @@ most one presence message per window. A window of 0 sends every one at once.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import defaultdict
 
 from snakes.server import jsontext
@@ -105,31 +106,37 @@ class Hub:
             return
         targets = list(sessions)
         if any(not m.presence for m in messages):
+            held: dict[str, frozenset[int]] = {}
+            for index, digest in enumerate(hashes):
+                if digest:
+                    held[digest] = held.get(digest, frozenset()) | {index}
             for session in targets:
                 if session.secret_hash:
-                    session.seats = frozenset(
-                        i for i, h in enumerate(hashes) if h == session.secret_hash
-                    )
+                    session.seats = held.get(session.secret_hash, NO_SEATS)
         for message in messages:
-            # One encoding per message, and one per distinct ``you`` (a set of seats).
-            body = message.body
+            # Each message is encoded once; each connection gets it with its ``you``.
+            body = message.body.encode()
             if message.presence:
-                whole = body.encode()  # no ``you``: it holds nothing of a viewer's
-                for session in targets:
+                for session in targets:  # no ``you``: it holds nothing of a viewer's
                     if message.skip != session.id:
-                        session.send(whole)
+                        session.send(body)
                 continue
-            payloads: dict[frozenset[int], bytes] = {}
+            head = body[:-1]
             for session in targets:
                 if message.skip == session.id or (message.to and message.to != session.id):
                     continue
-                payload = payloads.get(session.seats)
-                if payload is None:
-                    you = {
-                        "seats": sorted(session.seats),
-                        "host": host is not None and host in session.seats,
-                        "spectator": not session.seats,
-                    }
-                    payload = f'{body[:-1]},"you":{jsontext.dumps(you)}}}'.encode()
-                    payloads[session.seats] = payload
-                session.send(payload)
+                session.send(head + _you(session.seats, host))
+
+
+NO_SEATS: frozenset[int] = frozenset()
+
+
+@functools.lru_cache(maxsize=4096)
+def _you(seats: frozenset[int], host: int | None) -> bytes:
+    """The end of an update for a connection holding ``seats``: its ``you`` and the brace."""
+    you = {
+        "seats": sorted(seats),
+        "host": host is not None and host in seats,
+        "spectator": not seats,
+    }
+    return b',"you":' + jsontext.dumps(you).encode() + b"}"

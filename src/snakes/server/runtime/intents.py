@@ -31,12 +31,12 @@ def member(secret_hash: str, odds: bool) -> str:
 Undo = Callable[[], None]
 
 
-def _nothing() -> None:
+def nothing() -> None:
     """No presence to put back."""
 
 
-def _no_presence(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
-    return _nothing
+def no_presence(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
+    return nothing
 
 
 def _arrive(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
@@ -52,13 +52,13 @@ def _arrive(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
 def _depart(members: Members, args: dict[str, Any], caller: Caller) -> Undo:
     # A connection that went stays gone even if the change cannot be stored now.
     members.pop(args["key"], None)
-    return _nothing
+    return nothing
 
 
 @dataclass(frozen=True)
 class Operation:
     handler: Handler
-    presence: Callable[[Members, dict[str, Any], Caller], Undo] = _no_presence
+    presence: Callable[[Members, dict[str, Any], Caller], Undo] = no_presence
     at_due: bool = False
     """A timer: its handler runs no earlier than the time it was due (a node whose clock
     reads a little behind the node that claimed the timer must not start the next

@@ -30,7 +30,7 @@ from snakes.server.rooms.errors import ProtocolError, unavailable
 from snakes.server.rooms.model import Kind, Mode, Room, Seat
 from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
 from snakes.server.runtime.hub import Hub
-from snakes.server.runtime.intents import OPERATIONS, Operation
+from snakes.server.runtime.intents import OPERATIONS, Operation, no_presence, nothing
 from snakes.server.runtime.owners import ANSWERED, LocalOwners, NotOwner, Owners
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
@@ -73,6 +73,8 @@ class RoomRuntime:
         """Current values of the rooms this process owns (and has at hand)."""
         self._presence: dict[str, dict[str, str]] = {}
         """Per owned room: connection key (node/connection) -> secret digest held."""
+        self._seen: dict[str, Presence] = {}
+        """Per owned room: its ``_presence`` summed up, until a connection comes or goes."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._store_ok = True
         self._store_back_at = float("-inf")
@@ -159,7 +161,7 @@ class RoomRuntime:
                 mode,
                 seats,
                 rules,
-                self._context(code),
+                self._context(Presence()),
                 secret=secret,
                 shuffle=shuffle,
                 countdown_seconds=countdown_seconds,
@@ -309,6 +311,7 @@ class RoomRuntime:
             if code not in self._rooms:
                 if not self._presence.get(code, True):
                     del self._presence[code]
+                    self._seen.pop(code, None)
                 if not lock.locked() and self._locks.get(code) is lock:
                     del self._locks[code]  # the room's queue goes with the room
 
@@ -323,9 +326,14 @@ class RoomRuntime:
         if room is None:
             raise ProtocolError("room_not_found", "no room has that code")
         members = self._presence.setdefault(code, {})
-        before = _presence_of(members)
-        undo = operation.presence(members, args, caller)
-        ctx = self._context(code, not_before=args["due"] if operation.at_due else None)
+        before = self._presence_now(code, members)
+        if operation.presence is no_presence:
+            undo, now = nothing, before
+        else:
+            undo = operation.presence(members, args, caller)
+            self._seen.pop(code, None)
+            now = self._presence_now(code, members)
+        ctx = self._context(now, not_before=args["due"] if operation.at_due else None)
         try:
             step, result = run_handler(
                 room, ctx, lambda s: operation.handler(s, caller, before, args)
@@ -338,10 +346,12 @@ class RoomRuntime:
             committed = await self.backend.commit(step.room, step.work)
         except StoreUnavailable:
             undo()
+            self._seen.pop(code, None)
             self._store_failed()
             raise unavailable() from None
         except BaseException:
             undo()
+            self._seen.pop(code, None)
             raise
         if not committed:
             self._let_go(code)
@@ -362,18 +372,26 @@ class RoomRuntime:
         room = await self.backend.log.load(code)
         if room is not None:
             self._presence[code] = await self.owners.members(code)
+            self._seen.pop(code, None)
         return room
 
     def _let_go(self, code: str) -> None:
         self._rooms.pop(code, None)
         self._presence.pop(code, None)
+        self._seen.pop(code, None)
 
-    def _context(self, code: str, not_before: float | None = None) -> Context:
+    def _presence_now(self, code: str, members: dict[str, str]) -> Presence:
+        seen = self._seen.get(code)
+        if seen is None:
+            seen = self._seen[code] = _presence_of(members)
+        return seen
+
+    def _context(self, presence: Presence, not_before: float | None = None) -> Context:
         now = self.clock.now()
         return Context(
             now=now if not_before is None else max(now, not_before),
             wall=time.time(),
-            presence=_presence_of(self._presence.get(code, {})),
+            presence=presence,
             settings=self.settings,
             dice=self.dice,
             store_back_at=self._store_back_at,

@@ -105,7 +105,7 @@ async def handle(
         failed = error_message("internal", "the server failed; nothing changed", ref)
         session.send(jsontext.dumps(failed).encode())
     if metrics is not None:
-        metrics.intent_seconds.labels(kind).observe(time.perf_counter() - started)
+        metrics.intent(kind, time.perf_counter() - started)
 
 
 async def _dispatch(
