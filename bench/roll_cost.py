@@ -92,6 +92,7 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
         settings = Settings(
             data_dir=folder / f"node{node}",
             countdown_default=60,
+            commit_window=args.commit_window / 1000,
             redis_url=args.redis if args.backend == "redis" else None,
             redis_prefix=prefix,
         )
@@ -212,6 +213,12 @@ def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "redis"], default="sqlite")
     parser.add_argument("--nodes", type=int, default=1)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument(
+        "--commit-window",
+        type=float,
+        default=0.0,
+        help="ms; rolls here come one at a time, so a window only adds waiting",
+    )
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
         "--parts", action="store_true", help="with --profile: CPU per roll by part of a roll"

@@ -164,7 +164,7 @@ def _stored(folder: Path) -> tuple[int, list[str], list[str]]:
     """The SQLite file's own view: actions logged, every room row, every record."""
     with sqlite3.connect(folder / "snakes.db") as db:
         (actions,) = db.execute("SELECT COUNT(*) FROM actions").fetchone()
-        rows = [r[0] for r in db.execute("SELECT data FROM rooms")]
+        rows = [f"{r[0]}|{r[1]}" for r in db.execute("SELECT data, live FROM rooms")]
         records = [r[0] for r in db.execute("SELECT record FROM records")]
     return actions, rows, records
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from snakes.cli.workers import Supervisor, follow_supervisor, reuse_port_socket, worker_count
-from snakes.server.settings import Settings, default_data_dir
+from snakes.server.settings import COMMIT_WINDOW_MS, Settings, default_data_dir
 from snakes.server.transport.connections import (
     ConnectionGate,
     FloodFilter,
@@ -304,7 +304,19 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     type=click.FloatRange(0.1, 3600),
     default=15.0,
     show_default=True,
-    help="Seconds between WebSocket pings; a client that stops reading is dropped within 2x.",
+    help="Seconds a silent WebSocket waits for a ping; a client that stops reading is "
+    "dropped within 2x.",
+)
+@click.option(
+    "--commit-window",
+    "commit_window_ms",
+    show_envvar=True,
+    envvar="SNAKES_COMMIT_WINDOW",
+    type=click.FloatRange(0, 100),
+    default=COMMIT_WINDOW_MS,
+    show_default=True,
+    help="Milliseconds a change waits for other rooms' changes to share its SQLite "
+    "transaction (0: only those of the same moment).",
 )
 @click.option(
     "--workers",
@@ -368,6 +380,7 @@ def serve(
     header_timeout: float,
     max_body_bytes: int,
     keepalive: float,
+    commit_window_ms: float,
     workers: str,
     event_loop: str,
     is_worker: bool,
@@ -429,6 +442,7 @@ def serve(
         header_timeout=header_timeout,
         max_body_bytes=max_body_bytes,
         keepalive=keepalive,
+        commit_window=commit_window_ms / 1000,
         access_log=access_log,
         debug_stats=debug_stats,
         debug_tracemalloc=debug_tracemalloc,

@@ -292,7 +292,8 @@ def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRunti
     else:
         room_log = SQLiteLog.in_folder(settings.data_dir)
         log.info("serving with data in %s", room_log.path)
-        backend, owners = LocalBackend(room_log, clock, hub), LocalOwners()
+        backend = LocalBackend(room_log, clock, hub, settings.commit_window)
+        owners = LocalOwners()
     return RoomRuntime(settings, backend, dice, hub, owners)
 
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import platformdirs
 
+COMMIT_WINDOW_MS = 5.0
+"""The group commit's default window, in milliseconds."""
+
 
 def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("snakes-and-ladders", appauthor=False))
@@ -66,6 +69,9 @@ class Settings:
     keepalive: float = 15.0
     """Seconds between WebSocket pings, and how long a ping or a send may wait for the
     client: a connection that stops reading is cut off within twice this."""
+    commit_window: float = COMMIT_WINDOW_MS / 1000
+    """Seconds a change waits for other rooms' changes to share its SQLite transaction:
+    one write for several rooms' rolls instead of one each (docs/BENCHMARKS.md)."""
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
     debug_stats: bool = False

@@ -1,15 +1,16 @@
 """A room log in memory, for tests and benchmarks that need no file.
 
-It keeps what the SQLite log keeps, as the same JSON, so a room read back from it has
-been through the same encoding as one read from disk.
+It keeps what the SQLite log keeps, as the same JSON and on the same plan (a room's
+whole row now and then, its live part with every change: ``rows.py``), so a room read
+back from it has been through the same encoding as one read from disk.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from snakes.engine import action_to_data
 from snakes.server import jsontext
+from snakes.server.backends.rows import RowPlan, action_json
 from snakes.server.rooms.model import Room
 from snakes.server.rooms.work import Work
 
@@ -17,6 +18,9 @@ from snakes.server.rooms.work import Work
 class MemoryLog:
     def __init__(self) -> None:
         self.rows: dict[str, str] = {}
+        self.live: dict[str, str] = {}
+        """Each room's live part, when written after its row."""
+        self.plan = RowPlan()
         self.actions: dict[str, list[tuple[int, int, str]]] = {}
         """Each room's log: (sequence, game number, action JSON)."""
         self.records: dict[tuple[str, int], tuple[float, str]] = {}
@@ -31,7 +35,8 @@ class MemoryLog:
         data = jsontext.loads(row)
         game = data["game_number"]
         actions = [jsontext.loads(a) for _, g, a in self.actions.get(code, []) if g == game]
-        return Room.from_data(data, actions)
+        live = self.live.get(code)
+        return Room.from_data(data, actions, None if live is None else jsontext.loads(live))
 
     def action_log(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
         return [(seq, game, jsontext.loads(a)) for seq, game, a in self.actions.get(code, [])]
@@ -57,7 +62,9 @@ class MemoryLog:
         stale = [c for c, row in self.rows.items() if stale_row(jsontext.loads(row))]
         for code in stale:
             del self.rows[code]
+            self.live.pop(code, None)
             self.actions.pop(code, None)
+            self.plan.forget(code)
         old = [k for k, (at, _) in self.records.items() if at < before]
         for key in old:
             del self.records[key]
@@ -72,17 +79,24 @@ class MemoryLog:
     def write(self, room: Room, work: Work, *, created: bool) -> bool:
         if created and room.code in self.rows:
             return False
+        code = room.code
         if work.delete:
-            self.rows.pop(room.code, None)
-            self.actions.pop(room.code, None)
+            self.rows.pop(code, None)
+            self.live.pop(code, None)
+            self.actions.pop(code, None)
+            self.plan.forget(code)
         else:
             first_seq = room.version - len(work.actions) + 1
-            log = self.actions.setdefault(room.code, [])
+            log = self.actions.setdefault(code, [])
             for i, action in enumerate(work.actions):
-                log.append(
-                    (first_seq + i, room.game_number, jsontext.dumps(action_to_data(action)))
-                )
-            self.rows[room.code] = jsontext.dumps(room.to_data())
+                log.append((first_seq + i, room.game_number, action_json(action)))
+            key = self.plan.whole(room, work)
+            if key is None:
+                self.live[code] = jsontext.dumps(room.live_data())
+            else:
+                self.rows[code] = jsontext.dumps(room.to_data())
+                self.live.pop(code, None)
+                self.plan.written(code, key, room.version)
         if work.record is not None:
             game, record = work.record
             self.records[(room.code, game)] = (room.touched_at, record)

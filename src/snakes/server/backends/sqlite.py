@@ -20,16 +20,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from snakes.engine import action_to_data
 from snakes.server import jsontext
 from snakes.server.backends.interfaces import StoreUnavailable
+from snakes.server.backends.rows import RowPlan, action_json
 from snakes.server.rooms.model import Room
 from snakes.server.rooms.work import Work
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CHECKPOINT_SECONDS = 1.0
+CACHE_KIB = 64 * 1024
 
 log = logging.getLogger("snakes.store")
 
@@ -63,6 +64,11 @@ _MIGRATIONS: dict[int, str] = {
     2: """
     CREATE TABLE health (id INTEGER PRIMARY KEY, probed_at REAL NOT NULL);
     """,
+    # 3: a room's live part (version, timers, countdown) beside its row; the row and its
+    # game snapshot are written again only now and then (backends/rows.py).
+    3: """
+    ALTER TABLE rooms ADD COLUMN live TEXT;
+    """,
 }
 
 
@@ -80,7 +86,12 @@ class SQLiteLog:
         # lose the last transactions.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        # Every live room's row and the tail of its log are read and written all the
+        # time: keep them in memory rather than read them back from the file (the
+        # default cache is 2 MB, a few hundred rooms' worth).
+        self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         self._migrate()
+        self.rows = RowPlan()
         # A checkpoint copies the log into the database file and waits for the disk
         # (fsync): tens of milliseconds, hundreds on a busy disk. Commits never do it
         # (they only append to the log); a thread of its own does, once a second, so
@@ -160,31 +171,47 @@ class SQLiteLog:
 
         def write() -> list[bool]:
             answers = []
+            wholes: list[tuple[str, tuple[Any, ...], int]] = []
             with self._transaction():
                 for room, work, created in changes:
                     if created and self._exists(room.code):
                         answers.append(False)
                         continue
-                    self._write_one(room, work)
+                    key = self._write_one(room, work)
+                    if key is not None:
+                        wholes.append((room.code, key, room.version))
                     answers.append(True)
+            for code, key, version in wholes:  # only once the transaction is in
+                self.rows.written(code, key, version)
             return answers
 
         return self._guard(write)
 
-    def _write_one(self, room: Room, work: Work) -> None:
+    def _write_one(self, room: Room, work: Work) -> tuple[Any, ...] | None:
+        """One change; the room's settings key if its whole row was written."""
+        key = None
         if work.delete:
             self._db.execute("DELETE FROM actions WHERE code = ?", (room.code,))
             self._db.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
+            self.rows.forget(room.code)
         else:
             first_seq = room.version - len(work.actions) + 1
-            self._db.executemany(
-                "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
-                [
-                    (room.code, first_seq + i, room.game_number, jsontext.dumps(action_to_data(a)))
-                    for i, a in enumerate(work.actions)
-                ],
-            )
-            self._save_room(room)
+            if work.actions:
+                self._db.executemany(
+                    "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
+                    [
+                        (room.code, first_seq + i, room.game_number, action_json(a))
+                        for i, a in enumerate(work.actions)
+                    ],
+                )
+            key = self.rows.whole(room, work)
+            if key is not None:
+                self._save_room(room)
+            else:
+                self._db.execute(
+                    "UPDATE rooms SET touched_at = ?, live = ? WHERE code = ?",
+                    (room.touched_at, jsontext.dumps(room.live_data()), room.code),
+                )
         if work.record is not None:
             game, record = work.record
             self._db.execute(
@@ -192,6 +219,7 @@ class SQLiteLog:
                 " VALUES (?, ?, ?, ?)",
                 (room.code, game, room.touched_at, record),
             )
+        return key
 
     def _guard(self, work: Callable[[], T]) -> T:
         try:
@@ -209,9 +237,10 @@ class SQLiteLog:
 
     def _save_room(self, room: Room) -> None:
         self._db.execute(
-            "INSERT INTO rooms (code, mode, phase, touched_at, data) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (code) DO UPDATE SET phase = excluded.phase,"
-            " touched_at = excluded.touched_at, data = excluded.data",
+            "INSERT INTO rooms (code, mode, phase, touched_at, data, live)"
+            " VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (code) DO UPDATE SET"
+            " phase = excluded.phase, touched_at = excluded.touched_at, data = excluded.data,"
+            " live = NULL",
             (
                 room.code,
                 room.mode.value,
@@ -222,10 +251,11 @@ class SQLiteLog:
         )
 
     def load_room(self, code: str) -> Room | None:
-        row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+        row = self._db.execute("SELECT data, live FROM rooms WHERE code = ?", (code,)).fetchone()
         if row is None:
             return None
         data = jsontext.loads(row[0])
+        live = None if row[1] is None else jsontext.loads(row[1])
         actions = [
             jsontext.loads(text)
             for (text,) in self._db.execute(
@@ -233,7 +263,7 @@ class SQLiteLog:
                 (code, data["game_number"]),
             )
         ]
-        return Room.from_data(data, actions)
+        return Room.from_data(data, actions, live)
 
     def action_log(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
         """Every stored action of a room as (sequence, game, action), for checks."""
@@ -279,6 +309,7 @@ class SQLiteLog:
             for code in stale:
                 self._db.execute("DELETE FROM actions WHERE code = ?", (code,))
                 self._db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+                self.rows.forget(code)
             cursor = self._db.execute("DELETE FROM records WHERE finished_at < ?", (before,))
         return len(stale) + cursor.rowcount
 

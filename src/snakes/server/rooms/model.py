@@ -11,9 +11,8 @@ boardgame.io), and the draft becomes the current room only once its change is st
 
 from __future__ import annotations
 
-import copy
 import functools
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -150,7 +149,8 @@ class Room:
 
     def draft(self) -> Room:
         """A copy to change: its own seats, actions, timers and seeds; shared frozen values."""
-        draft = copy.copy(self)
+        draft = Room.__new__(Room)
+        draft.__dict__.update(self.__dict__)  # as copy.copy, without its generic machinery
         draft.seats = list(self.seats)
         draft.actions = list(self.actions)
         draft.timers = dict(self.timers)
@@ -241,7 +241,7 @@ class Room:
             "created_at": self.created_at,
             "touched_at": self.touched_at,
             "rev": self.rev,
-            "turn_clock": None if self.turn_clock is None else asdict(self.turn_clock),
+            "turn_clock": self.live_data()["turn_clock"],
             "timers": self.timers,
             "server_seed": self.server_seed,
             "client_seeds": self.client_seeds,
@@ -251,8 +251,63 @@ class Room:
             "reactions": self.reactions,
         }
 
+    def settings_key(self) -> tuple[Any, ...]:
+        """Everything stored with the room but its game's progress and its timers.
+
+        While this stays the same, a change only moves the game on: the store appends
+        its actions and writes :meth:`live_data`, and the room's whole row (with a
+        snapshot of the game) is written again only now and then (``backends/rows.py``).
+        """
+        return (
+            self.phase,
+            self.host,
+            self.first,
+            self.game_number,
+            self.countdown_seconds,
+            self.rules,
+            self.board,
+            tuple(self.seats),
+            self.server_seed,
+            tuple(self.client_seeds.items()),
+            None if self.locked_seeds is None else tuple(self.locked_seeds),
+            self.opened,
+            self.reactions,
+        )
+
+    def live_data(self) -> dict[str, Any]:
+        """What changes as the game moves on, beside its actions: stored with every change.
+
+        Read back over :meth:`to_data`'s older copy of the same fields (see :meth:`from_data`).
+        """
+        clock = self.turn_clock
+        return {
+            "version": self.version,
+            "rev": self.rev,
+            "touched_at": self.touched_at,
+            "turn_clock": None
+            if clock is None
+            else {
+                "seat": clock.seat,
+                "version": clock.version,
+                "starts_at": clock.starts_at,
+                "deadline": clock.deadline,
+            },
+            "timers": self.timers,
+        }
+
     @classmethod
-    def from_data(cls, data: dict[str, Any], actions: list[dict[str, Any]]) -> Room:
+    def from_data(
+        cls,
+        data: dict[str, Any],
+        actions: list[dict[str, Any]],
+        live: dict[str, Any] | None = None,
+    ) -> Room:
+        """A room from its stored row, its ``live_data`` if newer, and its game's actions.
+
+        The row's game snapshot may be older than ``live``: the actions logged after it
+        are applied (never the whole game)."""
+        if live is not None:
+            data = {**data, **live}
         room = cls(
             code=data["code"],
             mode=Mode(data["mode"]),
