@@ -32,6 +32,7 @@ from snakes.server import jsontext
 from snakes.server.backends.interfaces import FireTimer, StoreUnavailable
 from snakes.server.backends.redis_owners import RedisOwners
 from snakes.server.backends.redis_pipe import Pipe
+from snakes.server.backends.rows import RowPlan
 from snakes.server.clock import Clock, WallClock
 from snakes.server.rooms.model import Mode, Room
 from snakes.server.rooms.work import Message, Work
@@ -74,9 +75,10 @@ end
 """
 
 # KEYS: room, actions, owner, timers, presence.
-# ARGV: node, created, expected rev, new rev, data, delete, new game, ttl, inbox prefix,
-#       code, then counted lists: actions; timers as (name, due or ''); one envelope or
-#       none; record as (key, text, latest key, game, ttl) or none.
+# ARGV: node, created, expected rev, new rev, data ('' to keep the row: only the live part
+#       changes), delete, new game, ttl, inbox prefix, code, live, then counted lists:
+#       actions; timers as (name, due or ''); one envelope or none; record as (key, text,
+#       latest key, game, ttl) or none.
 _COMMIT = (
     _PUBLISH
     + """
@@ -89,12 +91,15 @@ else
     if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[3] then return 0 end
 end
 local ttl = tonumber(ARGV[8])
-local i = 11
+local i = 12
 local function take() local v = ARGV[i]; i = i + 1; return v end
 if ARGV[6] == '1' then
     redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
+elseif ARGV[5] == '' then
+    redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'live', ARGV[11])
 else
     redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'data', ARGV[5])
+    redis.call('HDEL', KEYS[1], 'live')
     if ARGV[7] == '1' then redis.call('DEL', KEYS[2]) end
 end
 local count = tonumber(take())
@@ -170,6 +175,8 @@ class RedisBackend:
         self.record_ttl = int(record_days * 86400)
         self.online_ttl = int(max(idle_seconds * 4, 86400))
         self.unopened_ttl = int(unopened_seconds)
+        self.rows = RowPlan()
+        """What this node last wrote of each room's row (``rows.py``)."""
         self.pipe = Pipe(pool)
         """The commits and forwards of every roll, sent together when they coincide."""
         self.owners = RedisOwners(
@@ -243,9 +250,9 @@ class RedisBackend:
     async def load(self, code: str) -> Room | None:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hget(self._room(code), "data")
+                pipe.hmget(self._room(code), "data", "live")
                 pipe.lrange(self._actions(code), 0, -1)
-                data, actions = await pipe.execute()
+                (data, live), actions = await pipe.execute()
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error
         if data is None:
@@ -253,7 +260,9 @@ class RedisBackend:
         logged = [jsontext.loads(a) for a in actions]
         for action in logged:
             del action["seq"]  # the log's own sequence number, not part of the action
-        return Room.from_data(jsontext.loads(data), logged)
+        return Room.from_data(
+            jsontext.loads(data), logged, None if live is None else jsontext.loads(live)
+        )
 
     async def load_record(self, code: str, game: int | None) -> str | None:
         try:
@@ -320,6 +329,7 @@ class RedisBackend:
             game, text = work.record
             latest = self._record(code, "latest")
             record = [self._record(code, game), text, latest, str(game), str(self.record_ttl)]
+        whole = None if work.delete else self.rows.whole(room, work)
         ttl = self.online_ttl if room.mode is Mode.ONLINE else self.record_ttl
         if room.is_local and not room.opened:
             ttl = self.unopened_ttl  # a local game no device opened goes soon
@@ -328,12 +338,13 @@ class RedisBackend:
             "1" if created else "0",
             str(room.rev - 1),
             str(room.rev),
-            jsontext.dumps(room.to_data()),
+            "" if whole is None else jsontext.dumps(room.to_data()),
             "1" if work.delete else "0",
             "1" if work.new_game else "0",
             str(ttl),
             self._inboxes,
             code,
+            "" if whole is not None else jsontext.dumps(room.live_data()),
             str(len(actions)),
             *actions,
             str(len(work.timers)),
@@ -348,9 +359,15 @@ class RedisBackend:
         try:
             answer = await self.pipe.script(_COMMIT, keys, args)
         except (RedisError, OSError) as error:
+            self.rows.forget(code)
             raise StoreUnavailable(str(error)) from error
         if int(answer) != 1:
+            self.rows.forget(code)  # another node owns it now: its row is not ours to know
             return False
+        if work.delete:
+            self.rows.forget(code)
+        elif whole is not None:
+            self.rows.written(code, whole, room.version)
         self._deliver_here(room, work.messages)
         return True
 
