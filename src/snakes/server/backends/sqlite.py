@@ -30,7 +30,9 @@ T = TypeVar("T")
 
 SCHEMA_VERSION = 3
 CHECKPOINT_SECONDS = 1.0
-CACHE_KIB = 64 * 1024
+RESTART_AFTER_FRAMES = 1000
+"""A log this long (about 4 MB) is started again from its beginning after a checkpoint."""
+WAL_LIMIT_BYTES = 16 * 1024 * 1024
 
 log = logging.getLogger("snakes.store")
 
@@ -77,19 +79,26 @@ class SQLiteLog:
 
     FILE_NAME = "snakes.db"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        checkpoint_every: float = CHECKPOINT_SECONDS,
+        restart_after_frames: int = RESTART_AFTER_FRAMES,
+    ) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
+        self.checkpoint_every = checkpoint_every
+        self.restart_after_frames = restart_after_frames
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can
         # lose the last transactions.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        # Every live room's row and the tail of its log are read and written all the
-        # time: keep them in memory rather than read them back from the file (the
-        # default cache is 2 MB, a few hundred rooms' worth).
-        self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        # SQLite's own page cache stays at its default (2 MB): a larger one filled with
+        # the pages of new actions and records and grew the process by tens of MB in
+        # the soak, for no CPU saved; the operating system caches the file anyway.
         self._migrate()
         self.rows = RowPlan()
         # A checkpoint copies the log into the database file and waits for the disk
@@ -97,6 +106,9 @@ class SQLiteLog:
         # (they only append to the log); a thread of its own does, once a second, so
         # the event loop that serves every player never waits for the disk.
         self._db.execute("PRAGMA wal_autocheckpoint=0")
+        # A log started again keeps its file; one that grew past this in a burst is cut
+        # back to it.
+        self._db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_forever, name="sqlite-checkpoint", daemon=True
@@ -106,13 +118,28 @@ class SQLiteLog:
     def _checkpoint_forever(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None)
         try:
-            while not self._stop.wait(CHECKPOINT_SECONDS):
+            while not self._stop.wait(self.checkpoint_every):
                 try:
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    self._checkpoint(db)
                 except sqlite3.Error as error:
                     log.warning("checkpoint failed: %s", error)
         finally:
             db.close()
+
+    def _checkpoint(self, db: sqlite3.Connection) -> None:
+        """Copy the log into the file without holding up a commit; then, if the log is
+        long, start it again from its beginning.
+
+        A passive checkpoint never waits for a writer, so while rooms commit every few
+        milliseconds there is never a moment when the whole log is copied and no commit
+        has added to it since: SQLite then appends to the log for ever (the soak's log
+        and its index in shared memory grew by 1 MB of index a minute). A restart
+        checkpoint makes commits wait while it copies what the passive one left (the
+        last few milliseconds' pages) and the log starts over.
+        """
+        _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if frames >= self.restart_after_frames:
+            db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
 
     @classmethod
     def in_folder(cls, folder: Path) -> SQLiteLog:
