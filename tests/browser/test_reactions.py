@@ -202,6 +202,23 @@ def test_three_players_one_reacts_the_others_see_it_float_up_and_hear_it(
         opener.click()
         phone.locator("[data-testid=reaction-choice][data-reaction=party]").click()
         expect(hana.page.locator(_float(hana.page, 1, "party"))).to_have_count(1)
+        # A card that moves during the flight takes its reaction along.
+        moved = hana.page.evaluate(
+            """([selector, card]) => {
+                 const float = document.querySelector(selector);
+                 const seat = document.querySelector(card);
+                 const centre = (r) => r.left + r.width / 2;
+                 const x0 = centre(float.getBoundingClientRect());
+                 seat.style.translate = "40px 0";
+                 return new Promise((done) => setTimeout(() => {
+                   const x1 = centre(float.getBoundingClientRect());
+                   seat.style.translate = "";
+                   done(x1 - x0);
+                 }, 200));
+               }""",
+            [_float(hana.page, 1, "party"), "[data-testid=seat-card][data-seat='1']"],
+        )
+        assert 38 <= moved <= 42, moved
         expect(hana.page.get_by_test_id("announcer")).to_contain_text("Gus: party")
         expect(phone.locator(_float(phone, 1, "party"))).to_have_count(1)
         cy.page.wait_for_timeout(300)

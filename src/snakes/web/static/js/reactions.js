@@ -190,13 +190,15 @@ export class ReactionTray {
 /**
  * A reaction arrived: float it up from the seat's card (inside `layer`, a positioned
  * element) and let the announcer say it, unless this device muted reactions.
+ * `cardOf()` finds the seat's card as it is now: an update may draw the cards anew.
  */
-export function showReaction(msg, room, { layer, card }) {
+export function showReaction(msg, room, { layer, cardOf }) {
   if (getSettings().muteReactions) return;
   const id = String(msg.reaction || "");
   const seat = room && room.seats ? room.seats[msg.seat] : null;
   if (!seat || !(id in EMOJI)) return;
   announcer.speak(WORDS.said(seat.name, wordOf(id)));
+  const card = cardOf ? cardOf() : null;
   if (!layer || !card) return;
   const box = card.getBoundingClientRect();
   const origin = layer.getBoundingClientRect();
@@ -206,9 +208,21 @@ export function showReaction(msg, room, { layer, card }) {
   }, emojiOf(id));
   // From the card's right-hand part, a little jitter so two in a row do not overlap.
   const jitter = Math.round((Math.random() - 0.5) * Math.min(24, box.width / 4));
-  float.style.left = `${Math.round(box.left - origin.left + box.width * 0.72 + jitter)}px`;
   layer.append(float);
-  float.style.top = `${Math.round(box.top - origin.top + (box.height - float.offsetHeight) / 2)}px`;
+  const place = (at, origin) => {
+    float.style.left = `${Math.round(at.left - origin.left + at.width * 0.72 + jitter)}px`;
+    float.style.top = `${Math.round(at.top - origin.top + (at.height - float.offsetHeight) / 2)}px`;
+  };
+  place(box, origin);
+  // The card can move during the flight (the phone's seat strip scrolls, the layout
+  // changes on a turn): the float follows it, frame by frame, while it flies.
+  const follow = () => {
+    if (!float.isConnected) return;
+    const now = cardOf();
+    if (now) place(now.getBoundingClientRect(), layer.getBoundingClientRect());
+    requestAnimationFrame(follow);
+  };
+  requestAnimationFrame(follow);
   // Gone when its flight ends; the timer is for a page whose animations do not run.
   float.addEventListener("animationend", () => float.remove());
   setTimeout(() => float.remove(), FLOAT_MS * 2);

@@ -164,8 +164,8 @@ export function mount(root, route, ctx) {
       process();
     } else if (msg.type === "reaction") {
       const room = shown || session.room;
-      const card = cards.querySelector(`[data-testid=seat-card][data-seat="${msg.seat}"]`);
-      showReaction(msg, room, { layer: screen, card });
+      const cardOf = () => cards.querySelector(`[data-testid=seat-card][data-seat="${msg.seat}"]`);
+      showReaction(msg, room, { layer: screen, cardOf });
     } else if (msg.type === "error") {
       handleError(msg);
     } else if (msg.type === "connection") {
