@@ -139,12 +139,26 @@ def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path: Path) -> 
             assert _get(server, "/api/rooms/AAAAAA", "198.51.100.1")[0] == 404
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.1")[0] == 429
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.2")[0] == 404
+        # The game's socket reads the same header from the same proxy.
+        assert _ws_guess(server, "198.51.100.1") == "rate_limited"
+        assert _ws_guess(server, "198.51.100.3") == "room_not_found"
     with running_server(tmp_path / "direct", *flags) as server:
         # Without --trusted-proxy the header is ignored: a guesser cannot claim to be
         # many people, every guess counts against the peer's own address.
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.1")[0] == 404
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.2")[0] == 404
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.3")[0] == 429
+        assert _ws_guess(server, "198.51.100.4") == "rate_limited"
+
+
+def _ws_guess(server: ServerProcess, forwarded: str) -> str:
+    """One room-code guess on the game's socket, said to come from ``forwarded``."""
+    headers = {"X-Forwarded-For": forwarded}
+    with connect(server.ws_url, additional_headers=headers, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "room": "BBBBBB"}))
+        answer = json.loads(ws.recv(timeout=10))
+    assert answer["type"] == "error", answer
+    return str(answer["code"])
 
 
 def _create(server: ServerProcess, address: str) -> tuple[int, Any, str | None]:
