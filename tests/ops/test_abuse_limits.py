@@ -149,6 +149,11 @@ def test_forwarded_addresses_count_only_from_a_trusted_proxy(tmp_path: Path) -> 
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.2")[0] == 404
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.3")[0] == 429
         assert _ws_guess(server, "198.51.100.4") == "rate_limited"
+    with running_server(tmp_path / "other", *flags, "--trusted-proxy", "127.0.0.2") as server:
+        # A proxy is trusted, but not this peer: its header is ignored on every door.
+        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.1")[0] == 404
+        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.2")[0] == 404
+        assert _ws_guess(server, "198.51.100.3") == "rate_limited"
 
 
 def _ws_guess(server: ServerProcess, forwarded: str) -> str:
