@@ -9,13 +9,14 @@ benchmarks and in-process tests.
 from __future__ import annotations
 
 import secrets
+from abc import ABC, abstractmethod
 
 SEND_QUEUE_LIMIT = 256
 """A connection with this many messages its client has not taken is dropped; it
 reconnects and gets the whole state."""
 
 
-class Session:
+class Session(ABC):
     """One connection: where it is, which seats it holds; ``send`` delivers to it."""
 
     __slots__ = ("address", "id", "room", "seats", "secret_hash")
@@ -32,9 +33,9 @@ class Session:
     def spectator(self) -> bool:
         return self.room is not None and not self.seats
 
+    @abstractmethod
     def send(self, payload: bytes) -> None:
         """One message: JSON text, UTF-8 encoded."""
-        raise NotImplementedError
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a session with nothing to close keeps this
         """The server is stopping: end the connection (a socket closes with 1012)."""
