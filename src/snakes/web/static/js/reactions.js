@@ -201,7 +201,6 @@ export function showReaction(msg, room, { layer, cardOf }) {
   const card = cardOf ? cardOf() : null;
   if (!layer || !card) return;
   const box = card.getBoundingClientRect();
-  const origin = layer.getBoundingClientRect();
   const float = h("span", {
     class: `reaction-float colour-${seat.colour}`, "aria-hidden": "true",
     dataset: { testid: "reaction-float", seat: String(msg.seat), reaction: id },
@@ -209,17 +208,18 @@ export function showReaction(msg, room, { layer, cardOf }) {
   // From the card's right-hand part, a little jitter so two in a row do not overlap.
   const jitter = Math.round((Math.random() - 0.5) * Math.min(24, box.width / 4));
   layer.append(float);
-  const place = (at, origin) => {
+  const place = (at) => {
+    const origin = layer.getBoundingClientRect();
     float.style.left = `${Math.round(at.left - origin.left + at.width * 0.72 + jitter)}px`;
     float.style.top = `${Math.round(at.top - origin.top + (at.height - float.offsetHeight) / 2)}px`;
   };
-  place(box, origin);
+  place(box);
   // The card can move during the flight (the phone's seat strip scrolls, the layout
   // changes on a turn): the float follows it, frame by frame, while it flies.
   const follow = () => {
     if (!float.isConnected) return;
     const now = cardOf();
-    if (now) place(now.getBoundingClientRect(), layer.getBoundingClientRect());
+    if (now) place(now.getBoundingClientRect());
     requestAnimationFrame(follow);
   };
   requestAnimationFrame(follow);
