@@ -1,5 +1,6 @@
-"""The hot path's pipe to Redis: commands that coincide share one write; errors stay
-with their own command; a lost Redis fails what was waiting, and the pipe comes back."""
+"""The hot path's pipe to Redis: commands that coincide (or come within its window)
+share one write; errors stay with their own command; a lost Redis fails what was
+waiting, and the pipe comes back."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from tests.support.inprocess import run
 ECHO = "return ARGV[1] .. KEYS[1]"
 
 
-def _pipe(url: str) -> tuple[Pipe, aioredis.ConnectionPool]:
+def _pipe(url: str, window: float = 0.0) -> tuple[Pipe, aioredis.ConnectionPool]:
     pool = aioredis.ConnectionPool.from_url(url, decode_responses=True)
-    return Pipe(pool), pool
+    return Pipe(pool, window), pool
 
 
 def test_commands_that_coincide_go_out_in_one_write(tmp_path: Path) -> None:
@@ -34,6 +35,28 @@ def test_commands_that_coincide_go_out_in_one_write(tmp_path: Path) -> None:
         assert replies[50] == "50"  # in the order they were asked
         assert pipe.commands == 51
         assert pipe.writes < 5  # not one write each
+        await pipe.stop()
+        await pool.aclose()
+
+    with PrivateRedis(tmp_path / "redis") as private:
+        run(scenario(private.url))
+
+
+@pytest.mark.parametrize(("window", "writes"), [(0.0, 5), (0.2, 1)])
+def test_with_a_window_commands_a_few_milliseconds_apart_share_a_write(
+    tmp_path: Path, window: float, writes: int
+) -> None:
+    async def scenario(url: str) -> None:
+        pipe, pool = _pipe(url, window)
+        pipe.start()
+
+        async def later(delay: float) -> str:
+            await asyncio.sleep(delay)
+            return str(await pipe.execute("ECHO", str(delay)))
+
+        replies = await asyncio.gather(*[later(n * 0.01) for n in range(5)])
+        assert replies == [str(n * 0.01) for n in range(5)]
+        assert pipe.writes == writes
         await pipe.stop()
         await pool.aclose()
 

@@ -185,3 +185,34 @@ def test_a_reaction_sent_on_one_node_reaches_viewers_on_both_and_its_limit_holds
             assert int(stored) == rev
 
     run(scenario())
+
+
+def test_every_key_of_a_room_expires_and_a_roll_sets_the_expiry_again_only_when_it_ran_down(
+    redis_url: str, prefix: str
+) -> None:
+    async def scenario() -> None:
+        async with nodes(redis_url, prefix) as (a, b):
+            backend: RedisBackend = a.backend  # type: ignore[assignment]
+            backend.online_ttl = 80  # seconds, so that an eighth of it is in a countdown
+            code, ava, ben = await seated(a, b)
+            keys = [backend._room(code), backend._actions(code)]
+            keys += [backend._owner(code), backend._people(code)]
+            a.dice.queued.append(3)  # type: ignore[attr-defined]
+            await b.intent(ava.session, "roll", {"seat": 0, "version": ava.room["version"]})
+            await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
+            for key in keys:  # none is left to live for ever
+                assert 0 < await backend.redis.ttl(key) <= 80, key
+            for key in keys:
+                await backend.redis.expire(key, 50)
+            a.dice.queued.append(2)  # type: ignore[attr-defined]
+            await b.intent(ben.session, "roll", {"seat": 1, "version": 1})
+            await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 2)
+            assert await backend.redis.ttl(backend._room(code)) <= 50  # left standing
+            # Past an eighth of the time to live, the next commit (here the countdown's
+            # skip of a seat that did not roll, 20 s on) sets the expiry again.
+            a.clock.advance(20)  # type: ignore[attr-defined]
+            await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 3)
+            for key in keys:
+                assert await backend.redis.ttl(key) > 50, key
+
+    run(scenario())

@@ -316,7 +316,7 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     default=COMMIT_WINDOW_MS,
     show_default=True,
     help="Milliseconds a change waits for other rooms' changes to share its SQLite "
-    "transaction (0: only those of the same moment).",
+    "transaction, or with --redis its write to Redis (0: only those of the same moment).",
 )
 @click.option(
     "--workers",

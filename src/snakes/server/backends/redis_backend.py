@@ -21,17 +21,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from snakes.engine import action_to_data
 from snakes.server import jsontext
 from snakes.server.backends.interfaces import FireTimer, StoreUnavailable
 from snakes.server.backends.redis_owners import RedisOwners
 from snakes.server.backends.redis_pipe import Pipe
+from snakes.server.backends.redis_wire import Replies
 from snakes.server.backends.rows import RowPlan
 from snakes.server.clock import Clock, WallClock
 from snakes.server.rooms.model import Mode, Room
@@ -42,6 +44,9 @@ from snakes.server.runtime.session import Session
 log = logging.getLogger("snakes.redis")
 
 POLL_SECONDS = 0.05
+POLL_MAX_SECONDS = 1.0
+"""The longest the timer poller sleeps: how late a timer set by another node that then
+died can fire at worst (a living node wakes its own poller for what it sets)."""
 LEASE_SECONDS = 5.0
 REDIS_CONNECTIONS = 64
 """Connections one node keeps to Redis at most (pub/sub takes one of them)."""
@@ -50,12 +55,15 @@ SUBSCRIBE_SECONDS = 5.0
 REDIS_WAIT_SECONDS = 10.0
 """How long a request waits for a free connection before it counts as unavailable."""
 
-# Claim due timers: move each a lease ahead and return it with the score it had.
+# Claim due timers: move each a lease ahead and return it with the score it had; last,
+# the earliest score left ('' for none).
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, 50)
 for i = 1, #due, 2 do
     redis.call('ZADD', KEYS[1], ARGV[2], due[i])
 end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+due[#due + 1] = first[2] or ''
 return due
 """
 
@@ -76,7 +84,8 @@ end
 
 # KEYS: room, actions, owner, timers, presence.
 # ARGV: node, created, expected rev, new rev, data ('' to keep the row: only the live part
-#       changes), delete, new game, ttl, inbox prefix, code, live, then counted lists:
+#       changes), delete, new game, ttl ('0': the keys' expiry stands), inbox prefix,
+#       code, live, then counted lists:
 #       actions; timers as (name, due or ''); one envelope or none; record as (key, text,
 #       latest key, game, ttl) or none.
 _COMMIT = (
@@ -109,7 +118,7 @@ for k = 1, count do
     if #batch == 500 then redis.call('RPUSH', KEYS[2], unpack(batch)); batch = {} end
 end
 if #batch > 0 then redis.call('RPUSH', KEYS[2], unpack(batch)) end
-if ARGV[6] ~= '1' then
+if ARGV[6] ~= '1' and ttl > 0 then
     for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3], KEYS[5]}) do redis.call('EXPIRE', key, ttl) end
 end
 count = tonumber(take())
@@ -157,6 +166,7 @@ class RedisBackend:
         record_days: float = 30,
         idle_seconds: float = 1800,
         unopened_seconds: float = 600,
+        commit_window: float = 0.0,
     ) -> None:
         # A burst (thousands of players reconnecting, a restart) would need a connection
         # per request in flight; redis-py's default pool refuses past 100. This pool makes
@@ -177,8 +187,11 @@ class RedisBackend:
         self.unopened_ttl = int(unopened_seconds)
         self.rows = RowPlan()
         """What this node last wrote of each room's row (``rows.py``)."""
-        self.pipe = Pipe(pool)
-        """The commits and forwards of every roll, sent together when they coincide."""
+        self._expiry: dict[str, tuple[int, float]] = {}
+        """Each room's keys' time to live as this node last set it, and when."""
+        self.pipe = Pipe(pool, commit_window)
+        """The commits and forwards of every roll, sent together when they come within
+        ``commit_window`` seconds of each other."""
         self.owners = RedisOwners(
             self.redis, self.pipe, prefix, self._room, self._owner, self._people
         )
@@ -186,10 +199,10 @@ class RedisBackend:
         self.bus = self
         self.timers = self
         self.presence = self
-        self._claim = self.redis.register_script(_CLAIM)
+        self._timer_wake = asyncio.Event()
+        self._next_poll = -math.inf
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: set[str] = set()
-        self._pubsub: Any = None
         self._listening = asyncio.Event()
         """Set while the update listener is connected and subscribed."""
         self._outage: Callable[[], None] = lambda: None
@@ -231,14 +244,13 @@ class RedisBackend:
     async def stop(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener  # its connection closes on the way out
         with contextlib.suppress(RedisError, OSError):
             for code in self.hub.rooms():
                 fields = [self.owners.key(s) for s in self.hub.sessions(code)]
                 if fields:
                     await self.redis.hdel(self._people(code), *fields)
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
         await self.pipe.stop()
         await self.redis.aclose(close_connection_pool=True)
 
@@ -333,6 +345,18 @@ class RedisBackend:
         ttl = self.online_ttl if room.mode is Mode.ONLINE else self.record_ttl
         if room.is_local and not room.opened:
             ttl = self.unopened_ttl  # a local game no device opened goes soon
+        now = self.clock.now()
+        # Four EXPIREs on every roll were a fifth of the commit script's calls; the keys'
+        # expiry is set again only when it may have changed or has run down an eighth.
+        known = self._expiry.get(code)
+        expires = (
+            created
+            or work.new_game
+            or (bool(actions) and first_seq == 1)  # the game's log begins: a key anew
+            or known is None
+            or known[0] != ttl
+            or now - known[1] > ttl / 8
+        )
         args: list[Any] = [
             self.owners.node,
             "1" if created else "0",
@@ -341,7 +365,7 @@ class RedisBackend:
             "" if whole is None else jsontext.dumps(room.to_data()),
             "1" if work.delete else "0",
             "1" if work.new_game else "0",
-            str(ttl),
+            str(ttl) if expires else "0",
             self._inboxes,
             code,
             "" if whole is not None else jsontext.dumps(room.live_data()),
@@ -359,17 +383,24 @@ class RedisBackend:
         try:
             answer = await self.pipe.script(_COMMIT, keys, args)
         except (RedisError, OSError) as error:
-            self.rows.forget(code)
+            self._forget(code)
             raise StoreUnavailable(str(error)) from error
         if int(answer) != 1:
-            self.rows.forget(code)  # another node owns it now: its row is not ours to know
+            self._forget(code)  # another node owns it now: its row is not ours to know
             return False
+        if expires:
+            self._expiry[code] = (ttl, now)
         if work.delete:
-            self.rows.forget(code)
+            self._forget(code)
         elif whole is not None:
             self.rows.written(code, whole, room.version)
+        self._timers_set(work)
         self._deliver_here(room, work.messages)
         return True
+
+    def _forget(self, code: str) -> None:
+        self.rows.forget(code)
+        self._expiry.pop(code, None)
 
     def _deliver_here(self, room: Room, messages: list[Message]) -> None:
         """The owner's own connections get a committed change's messages at once."""
@@ -410,9 +441,15 @@ class RedisBackend:
     async def _listen(self) -> None:
         failures = 0
         while True:
+            connection: Any = None
             try:
-                self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                await self._pubsub.subscribe(self._listen_channel_for_node())
+                # This node's inbox on a connection of its own, read without redis-py's
+                # pub/sub layer (``redis_wire``): one read may carry many messages.
+                connection = self.redis.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+                await connection.connect()
+                replies = Replies(connection)
+                await connection.send_command("SUBSCRIBE", self._listen_channel_for_node())
+                pending = await _subscribed(replies)
                 rooms = list(self._subscribed)
                 if failures:
                     # Redis may have restarted: idle connections in the pool lead to the
@@ -424,23 +461,28 @@ class RedisBackend:
                     log.info("Redis is back (updates)")
                     self.owners.listener_back(rooms)
                 failures = 0
-                async for message in self._pubsub.listen():
-                    if message.get("type") == "message":
-                        self._on_message(message["data"])
+                while True:
+                    for reply in pending:
+                        if isinstance(reply, list) and reply[0] == "message":
+                            self._on_message(reply[2])
+                    pending = await replies.some()
             except (RedisError, OSError) as error:
                 self._listening.clear()
                 failures += 1
                 self._outage()
                 if failures == 1:
                     log.error("Redis unreachable (updates): %s", error)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.aclose()
                 await asyncio.sleep(min(2.0, 0.1 * 2**failures))
             except asyncio.CancelledError:
                 raise
             except Exception:
+                self._listening.clear()
                 log.exception("update listener failed")
                 await asyncio.sleep(1.0)
+            finally:
+                if connection is not None:
+                    with contextlib.suppress(Exception):
+                        await connection.disconnect()
 
     def _on_message(self, data: str) -> None:
         if not data.startswith("u"):
@@ -456,12 +498,18 @@ class RedisBackend:
     # ---- timers -------------------------------------------------------------------------
 
     async def run(self, fire: FireTimer) -> None:
-        wake = asyncio.Event()
+        """Claim and fire due timers, sleeping until the next is due (at most
+        ``POLL_MAX_SECONDS``: another node may set one sooner) or until a commit here sets
+        one due before that."""
         failures = 0
         while True:
+            self._timer_wake.clear()
+            now = self.clock.now()
+            delay = POLL_SECONDS
             try:
-                now = self.clock.now()
-                claimed = await self._claim(keys=[self._timers], args=[now, now + LEASE_SECONDS])
+                *claimed, first = await self.pipe.script(
+                    _CLAIM, [self._timers], [now, now + LEASE_SECONDS]
+                )
                 failures = 0
                 for member, due in zip(claimed[::2], claimed[1::2], strict=True):
                     code, _, name = member.rpartition("|")
@@ -469,12 +517,23 @@ class RedisBackend:
                         await fire(code, name, float(due))
                     except Exception:
                         log.exception("timer %s of room %s failed", name, code)
+                if not claimed:
+                    next_due = float(first) if first else math.inf
+                    delay = min(max(next_due - now, POLL_SECONDS), POLL_MAX_SECONDS)
             except (RedisError, OSError) as error:
                 failures += 1
                 self._outage()
                 if failures == 1:
                     log.error("Redis unreachable (timers): %s", error)
-            await self.clock.wait(POLL_SECONDS, wake)
+            self._next_poll = now + delay
+            if self.clock.now() < self._next_poll:  # (a hand-moved clock may be past it)
+                await self.clock.wait(self._next_poll - self.clock.now(), self._timer_wake)
+
+    def _timers_set(self, work: Work) -> None:
+        """A timer this node just committed may be due before its next poll."""
+        for due in work.timers.values():
+            if due is not None and due < self._next_poll:
+                self._timer_wake.set()
 
     # ---- presence -----------------------------------------------------------------------
 
@@ -482,7 +541,12 @@ class RedisBackend:
         try:
             # The value as the runtime keeps it (a reconnecting owner reads it back);
             # whether the connection shows odds is set again by the owner's own map.
-            await self.redis.hset(self._people(code), self.owners.key(session), session.secret_hash)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hset(self._people(code), self.owners.key(session), session.secret_hash)
+                # A commit may leave the expiry standing for hours: a presence hash made
+                # anew by this join gets one of its own.
+                pipe.expire(self._people(code), self.online_ttl)
+                await pipe.execute()
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error
 
@@ -494,3 +558,14 @@ class RedisBackend:
 
     async def members(self, code: str) -> dict[str, str]:
         return await self.owners.members(code)
+
+
+async def _subscribed(replies: Replies) -> list[Any]:
+    """Wait for Redis to confirm the subscription; what arrived after it, to handle."""
+    while True:
+        batch = await replies.some()
+        for index, reply in enumerate(batch):
+            if isinstance(reply, ResponseError):
+                raise reply
+            if isinstance(reply, list) and reply[0] == "subscribe":
+                return batch[index + 1 :]

@@ -8,6 +8,11 @@ command queued since its last write in one write and reads the replies in order,
 commands that arrive together share their system calls (Redis's own too), and none
 waits for a free connection.
 
+With a ``window``, the task waits that long after the first command of a write for
+others to join it, as the SQLite store's group commit does: at a few hundred rolls a
+second, commands seldom coincide by themselves, and each write alone costs this node a
+wake-up for its replies, Redis one to read it, and every node it publishes to one more.
+
 A failure of the connection fails every command of that write (the store is
 unavailable to them, as with any other command) and the next write connects again.
 """
@@ -23,17 +28,24 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 
+from snakes.server.backends.redis_wire import Replies
+
 log = logging.getLogger("snakes.redis")
 
 Reply = Any
 
 
 class Pipe:
-    def __init__(self, pool: aioredis.ConnectionPool) -> None:
+    def __init__(self, pool: aioredis.ConnectionPool, window: float = 0.0) -> None:
         self._pool = pool
+        self.window = window
+        """Seconds a write waits for more commands to go with it."""
         self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]] = []
         self._wake = asyncio.Event()
         self._connection: Any = None
+        self._replies: Replies | None = None
+        self._answered: list[Reply] = []
+        """Replies read off the connection and not yet handed to their commands."""
         self._task: asyncio.Task[None] | None = None
         self._reconnect = False
         self.writes = 0
@@ -74,6 +86,8 @@ class Pipe:
     async def _run(self) -> None:
         while True:
             await self._wake.wait()
+            if self.window:
+                await asyncio.sleep(self.window)
             self._wake.clear()
             batch, self._waiting = self._waiting, []
             if not batch:
@@ -89,20 +103,22 @@ class Pipe:
 
     async def _write(self, batch: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]]) -> None:
         try:
-            connection = await self._connect()
+            connection, replies = await self._connect()
             packed = b"".join([_resp(command) for command, _ in batch])
             await connection.send_packed_command(packed, check_health=False)
             self.writes += 1
             self.commands += len(batch)
-            for _, reply in batch:
-                try:
-                    answer = await connection.read_response()
-                except ResponseError as error:  # this command's own error; read on
-                    if not reply.done():
-                        reply.set_exception(error)
+            waiting = iter([reply for _, reply in batch])
+            for _ in range(len(batch)):
+                if not self._answered:
+                    self._answered = await replies.some()
+                answer, future = self._answered.pop(0), next(waiting)
+                if future.done():
                     continue
-                if not reply.done():
-                    reply.set_result(answer)
+                if isinstance(answer, ResponseError):  # this command's own error
+                    future.set_exception(answer)
+                else:
+                    future.set_result(answer)
         except (RedisError, OSError) as error:
             await self._drop()
             self._fail(batch, error)
@@ -115,18 +131,19 @@ class Pipe:
         """Connect afresh for the next write (Redis may have restarted meanwhile)."""
         self._reconnect = True
 
-    async def _connect(self) -> Any:
+    async def _connect(self) -> tuple[Any, Replies]:
         if self._reconnect:
             self._reconnect = False
             await self._drop()
-        if self._connection is None:
+        if self._connection is None or self._replies is None:
             # Its own connection, outside the pool's count.
             connection = self._pool.make_connection()  # type: ignore[no-untyped-call]
             await connection.connect()
-            self._connection = connection
-        return self._connection
+            self._connection, self._replies = connection, Replies(connection)
+        return self._connection, self._replies
 
     async def _drop(self) -> None:
+        self._replies, self._answered = None, []
         if self._connection is not None:
             connection, self._connection = self._connection, None
             with contextlib.suppress(Exception):
