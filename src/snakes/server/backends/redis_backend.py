@@ -68,15 +68,20 @@ return due
 """
 
 # An update for the room's connections on other nodes: to the inbox of every node but
-# this one that holds a connection in the room's presence hash ("node/connection").
+# this one that holds a connection in the room's presence hash ("node/connection"). The
+# message comes whole from the node ("u", the code, a newline, the envelope): Lua
+# would copy it once more to put it together.
 _PUBLISH = """
-local function publish(presence, node, inboxes, code, envelope)
+local function publish(presence, node, inboxes, message)
     local sent = {}
     for _, key in ipairs(redis.call('HKEYS', presence)) do
-        local other = string.match(key, '^([^/]+)/')
-        if other and other ~= node and not sent[other] then
-            sent[other] = true
-            redis.call('PUBLISH', inboxes .. other, 'u' .. code .. '\\n' .. envelope)
+        local slash = string.find(key, '/', 1, true)
+        if slash then
+            local other = string.sub(key, 1, slash - 1)
+            if other ~= node and not sent[other] then
+                sent[other] = true
+                redis.call('PUBLISH', inboxes .. other, message)
+            end
         end
     end
 end
@@ -100,8 +105,6 @@ else
     if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[3] then return 0 end
 end
 local ttl = tonumber(ARGV[8])
-local i = 12
-local function take() local v = ARGV[i]; i = i + 1; return v end
 if ARGV[6] == '1' then
     redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
 elseif ARGV[5] == '' then
@@ -111,37 +114,40 @@ else
     redis.call('HDEL', KEYS[1], 'live')
     if ARGV[7] == '1' then redis.call('DEL', KEYS[2]) end
 end
-local count = tonumber(take())
-local batch = {}
-for k = 1, count do
-    batch[#batch + 1] = take()
-    if #batch == 500 then redis.call('RPUSH', KEYS[2], unpack(batch)); batch = {} end
+-- The counted lists, read by position (i: the count of the next one).
+local i = 12
+local count = tonumber(ARGV[i])
+local first, last = i + 1, i + count
+while first <= last do  -- in slices: unpack has a limit
+    local upto = math.min(first + 499, last)
+    redis.call('RPUSH', KEYS[2], unpack(ARGV, first, upto))
+    first = upto + 1
 end
-if #batch > 0 then redis.call('RPUSH', KEYS[2], unpack(batch)) end
+i = last + 1
 if ARGV[6] ~= '1' and ttl > 0 then
     for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3], KEYS[5]}) do redis.call('EXPIRE', key, ttl) end
 end
-count = tonumber(take())
+count = tonumber(ARGV[i])
 for k = 1, count do
-    local name, due = take(), take()
-    local member = ARGV[10] .. '|' .. name
+    local member, due = ARGV[10] .. '|' .. ARGV[i + 2 * k - 1], ARGV[i + 2 * k]
     if due == '' then redis.call('ZREM', KEYS[4], member)
     else redis.call('ZADD', KEYS[4], due, member) end
 end
-count = tonumber(take())
-for k = 1, count do publish(KEYS[5], node, ARGV[9], ARGV[10], take()) end
-count = tonumber(take())
-if count > 0 then
-    local key, text, latest, game, rttl = take(), take(), take(), take(), tonumber(take())
-    redis.call('SET', key, text, 'EX', rttl)
-    redis.call('SET', latest, game, 'EX', rttl)
+i = i + 2 * count + 1
+count = tonumber(ARGV[i])
+for k = 1, count do publish(KEYS[5], node, ARGV[9], ARGV[i + k]) end
+i = i + count + 1
+if ARGV[i] == '1' then
+    local rttl = tonumber(ARGV[i + 5])
+    redis.call('SET', ARGV[i + 1], ARGV[i + 2], 'EX', rttl)
+    redis.call('SET', ARGV[i + 3], ARGV[i + 4], 'EX', rttl)
 end
 return 1
 """
 )
 
 
-# KEYS: owner, room, presence. ARGV: node, rev, inbox prefix, code, envelope. Messages
+# KEYS: owner, room, presence. ARGV: node, rev, inbox prefix, message. Messages
 # that need no write (a welcome) still go out only from the room's owner, at the
 # revision it holds.
 _SEND = (
@@ -149,7 +155,7 @@ _SEND = (
     + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[2], 'rev') ~= ARGV[2] then return 0 end
-publish(KEYS[3], ARGV[1], ARGV[3], ARGV[4], ARGV[5])
+publish(KEYS[3], ARGV[1], ARGV[3], ARGV[4])
 return 1
 """
 )
@@ -317,7 +323,6 @@ class RedisBackend:
                         self.owners.node,
                         str(room.rev),
                         self._inboxes,
-                        code,
                         self._envelope(work.messages, room, work.answers),
                     ],
                 )
@@ -410,6 +415,7 @@ class RedisBackend:
     # ---- the room bus -------------------------------------------------------------------
 
     def _envelope(self, messages: list[Message], room: Room, answers: Sequence[str] = ()) -> str:
+        """The inbox message that carries a change's messages to the other nodes."""
         envelope: dict[str, Any] = {
             "h": room.host,
             "s": [s.secret_hash for s in room.seats],
@@ -417,7 +423,7 @@ class RedisBackend:
         }
         if answers:
             envelope["a"] = list(answers)  # forwarded intents this update answers
-        return jsontext.dumps(envelope)
+        return f"u{room.code}\n{jsontext.dumps(envelope)}"
 
     async def subscribe(self, code: str) -> None:
         """Hear a room's updates here; returns once this node's inbox is listened to.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 import time
@@ -81,6 +82,7 @@ class RedisOwners:
         """Nodes whose inbox nobody listens to any more: dead before their heartbeat says."""
         self._blind_until = 0.0
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._requests = itertools.count(1)
         self._serve: Serve | None = None
         self._outage: Callable[[], None] = lambda: None
         self._resync: Callable[[list[str]], None] = lambda rooms: None
@@ -224,7 +226,9 @@ class RedisOwners:
         *,
         listening: bool = False,
     ) -> dict[str, Any] | None:
-        ident = secrets.token_hex(8)
+        # Unique among every node's requests (an update names the ones it answers, and
+        # every node in the room hears it), without a system call for randomness.
+        ident = f"{self.node}.{next(self._requests)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[ident] = future
         request = {
