@@ -93,6 +93,7 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
             data_dir=folder / f"node{node}",
             countdown_default=60,
             commit_window=args.commit_window / 1000,
+            redis_window=args.commit_window / 1000,
             redis_url=args.redis if args.backend == "redis" else None,
             redis_prefix=prefix,
         )
@@ -217,7 +218,8 @@ def main() -> None:
         "--commit-window",
         type=float,
         default=0.0,
-        help="ms; rolls here come one at a time, so a window only adds waiting",
+        help="ms, for the SQLite and the Redis window; rolls here come one at a time, so "
+        "a window only adds waiting",
     )
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from snakes.cli.workers import Supervisor, follow_supervisor, reuse_port_socket, worker_count
-from snakes.server.settings import COMMIT_WINDOW_MS, Settings, default_data_dir
+from snakes.server.settings import COMMIT_WINDOW_MS, REDIS_WINDOW_MS, Settings, default_data_dir
 from snakes.server.transport.connections import (
     ConnectionGate,
     FloodFilter,
@@ -316,7 +316,18 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     default=COMMIT_WINDOW_MS,
     show_default=True,
     help="Milliseconds a change waits for other rooms' changes to share its SQLite "
-    "transaction, or with --redis its write to Redis (0: only those of the same moment).",
+    "transaction (0: only those of the same moment).",
+)
+@click.option(
+    "--redis-window",
+    "redis_window_ms",
+    show_envvar=True,
+    envvar="SNAKES_REDIS_WINDOW",
+    type=click.FloatRange(0, 100),
+    default=REDIS_WINDOW_MS,
+    show_default=True,
+    help="With --redis: milliseconds a write to Redis waits for other rooms' commits and "
+    "forwarded intents to share it (0: only those of the same moment).",
 )
 @click.option(
     "--workers",
@@ -381,6 +392,7 @@ def serve(
     max_body_bytes: int,
     keepalive: float,
     commit_window_ms: float,
+    redis_window_ms: float,
     workers: str,
     event_loop: str,
     is_worker: bool,
@@ -443,6 +455,7 @@ def serve(
         max_body_bytes=max_body_bytes,
         keepalive=keepalive,
         commit_window=commit_window_ms / 1000,
+        redis_window=redis_window_ms / 1000,
         access_log=access_log,
         debug_stats=debug_stats,
         debug_tracemalloc=debug_tracemalloc,

@@ -8,6 +8,7 @@ from pathlib import Path
 import platformdirs
 
 COMMIT_WINDOW_MS = 5.0
+REDIS_WINDOW_MS = 10.0
 """The group commit's default window, in milliseconds."""
 
 
@@ -72,6 +73,10 @@ class Settings:
     commit_window: float = COMMIT_WINDOW_MS / 1000
     """Seconds a change waits for other rooms' changes to share its SQLite transaction:
     one write for several rooms' rolls instead of one each (docs/BENCHMARKS.md)."""
+    redis_window: float = REDIS_WINDOW_MS / 1000
+    """With Redis: seconds a write to Redis waits for other rooms' commits and forwarded
+    intents to go with it. Each write costs this node, Redis and every node it publishes
+    to a wake-up, so it is longer than the SQLite window (docs/BENCHMARKS.md)."""
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
     debug_stats: bool = False
