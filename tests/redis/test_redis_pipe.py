@@ -42,9 +42,9 @@ def test_commands_that_coincide_go_out_in_one_write(tmp_path: Path) -> None:
         run(scenario(private.url))
 
 
-@pytest.mark.parametrize(("window", "writes"), [(0.0, 5), (0.2, 1)])
+@pytest.mark.parametrize(("window", "writes"), [(0.0, range(3, 6)), (0.2, range(1, 2))])
 def test_with_a_window_commands_a_few_milliseconds_apart_share_a_write(
-    tmp_path: Path, window: float, writes: int
+    tmp_path: Path, window: float, writes: range
 ) -> None:
     async def scenario(url: str) -> None:
         pipe, pool = _pipe(url, window)
@@ -56,7 +56,7 @@ def test_with_a_window_commands_a_few_milliseconds_apart_share_a_write(
 
         replies = await asyncio.gather(*[later(n * 0.01) for n in range(5)])
         assert replies == [str(n * 0.01) for n in range(5)]
-        assert pipe.writes == writes
+        assert pipe.writes in writes  # (a stalled machine may join two of five)
         await pipe.stop()
         await pool.aclose()
 

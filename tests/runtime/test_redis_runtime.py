@@ -216,3 +216,29 @@ def test_every_key_of_a_room_expires_and_a_roll_sets_the_expiry_again_only_when_
                 assert await backend.redis.ttl(key) > 50, key
 
     run(scenario())
+
+
+def test_a_room_abandoned_by_everyone_leaves_no_key_behind(redis_url: str, prefix: str) -> None:
+    """The idle timer ends the game (an action) and releases the room in one commit: the
+    action must not bring the deleted log back, where nothing would expire it."""
+
+    async def scenario() -> None:
+        async with nodes(redis_url, prefix) as (a, b):
+            backend: RedisBackend = a.backend  # type: ignore[assignment]
+            code, ava, ben = await seated(a, b)
+            a.dice.queued.append(3)  # type: ignore[attr-defined]
+            await b.intent(ava.session, "roll", {"seat": 0, "version": ava.room["version"]})
+            await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
+            await b.disconnect(ava.session)
+            await b.disconnect(ben.session)
+            keys = [backend._room(code), backend._actions(code)]
+            keys += [backend._owner(code), backend._people(code)]
+            a.clock.advance(FAST.idle_seconds + 1)  # type: ignore[attr-defined]
+            for _ in range(500):
+                if not await backend.redis.exists(*keys):
+                    break
+                await asyncio.sleep(0.01)
+            left = [key for key in keys if await backend.redis.exists(key)]
+            assert left == []
+
+    run(scenario())

@@ -8,8 +8,9 @@ from pathlib import Path
 import platformdirs
 
 COMMIT_WINDOW_MS = 5.0
-REDIS_WINDOW_MS = 10.0
 """The group commit's default window, in milliseconds."""
+REDIS_WINDOW_MS = 10.0
+"""The default window of a write to Redis, in milliseconds."""
 
 
 def default_data_dir() -> Path:

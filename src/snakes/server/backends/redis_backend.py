@@ -49,7 +49,8 @@ POLL_MAX_SECONDS = 1.0
 died can fire at worst (a living node wakes its own poller for what it sets)."""
 LEASE_SECONDS = 5.0
 REDIS_CONNECTIONS = 64
-"""Connections one node keeps to Redis at most (pub/sub takes one of them)."""
+"""Connections one node keeps in its pool at most (the pipe and the inbox have one of
+their own each, besides)."""
 SUBSCRIBE_SECONDS = 5.0
 """How long a hello waits for the update listener to be (re)connected."""
 REDIS_WAIT_SECONDS = 10.0
@@ -89,8 +90,8 @@ end
 
 # KEYS: room, actions, owner, timers, presence.
 # ARGV: node, created, expected rev, new rev, data ('' to keep the row: only the live part
-#       changes), delete, new game, ttl ('0': the keys' expiry stands), inbox prefix,
-#       code, live, then counted lists:
+#       changes), delete, new game, ttl, inbox prefix, code, live, whether to set the
+#       keys' expiry again ('0': it stands, but for a list made anew), then counted lists:
 #       actions; timers as (name, due or ''); one envelope or none; record as (key, text,
 #       latest key, game, ttl) or none.
 _COMMIT = (
@@ -115,17 +116,20 @@ else
     if ARGV[7] == '1' then redis.call('DEL', KEYS[2]) end
 end
 -- The counted lists, read by position (i: the count of the next one).
-local i = 12
+local i = 13
 local count = tonumber(ARGV[i])
 local first, last = i + 1, i + count
-while first <= last do  -- in slices: unpack has a limit
+local length = 0
+while first <= last and ARGV[6] ~= '1' do  -- in slices: unpack has a limit
     local upto = math.min(first + 499, last)
-    redis.call('RPUSH', KEYS[2], unpack(ARGV, first, upto))
+    length = redis.call('RPUSH', KEYS[2], unpack(ARGV, first, upto))
     first = upto + 1
 end
 i = last + 1
-if ARGV[6] ~= '1' and ttl > 0 then
+if ARGV[6] ~= '1' and ARGV[12] == '1' then
     for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3], KEYS[5]}) do redis.call('EXPIRE', key, ttl) end
+elseif length == count and count > 0 then
+    redis.call('EXPIRE', KEYS[2], ttl)  -- the game's log began here (a start, a rematch)
 end
 count = tonumber(ARGV[i])
 for k = 1, count do
@@ -207,6 +211,8 @@ class RedisBackend:
         self.presence = self
         self._timer_wake = asyncio.Event()
         self._next_poll = -math.inf
+        """When the timer poller next looks (infinity while its claim is on its way)."""
+        self._set_while_claiming = math.inf
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: set[str] = set()
         self._listening = asyncio.Event()
@@ -352,15 +358,11 @@ class RedisBackend:
             ttl = self.unopened_ttl  # a local game no device opened goes soon
         now = self.clock.now()
         # Four EXPIREs on every roll were a fifth of the commit script's calls; the keys'
-        # expiry is set again only when it may have changed or has run down an eighth.
+        # expiry is set again only when it may have changed or has run down an eighth
+        # (and the script gives a list it makes anew, a game's log, one of its own).
         known = self._expiry.get(code)
         expires = (
-            created
-            or work.new_game
-            or (bool(actions) and first_seq == 1)  # the game's log begins: a key anew
-            or known is None
-            or known[0] != ttl
-            or now - known[1] > ttl / 8
+            created or work.new_game or known is None or known[0] != ttl or now - known[1] > ttl / 8
         )
         args: list[Any] = [
             self.owners.node,
@@ -370,10 +372,11 @@ class RedisBackend:
             "" if whole is None else jsontext.dumps(room.to_data()),
             "1" if work.delete else "0",
             "1" if work.new_game else "0",
-            str(ttl) if expires else "0",
+            str(ttl),
             self._inboxes,
             code,
             "" if whole is not None else jsontext.dumps(room.live_data()),
+            "1" if expires else "0",
             str(len(actions)),
             *actions,
             str(len(work.timers)),
@@ -470,7 +473,7 @@ class RedisBackend:
                 while True:
                     for reply in pending:
                         if isinstance(reply, list) and reply[0] == "message":
-                            self._on_message(reply[2])
+                            self._take_message(reply[2])
                     pending = await replies.some()
             except (RedisError, OSError) as error:
                 self._listening.clear()
@@ -483,12 +486,21 @@ class RedisBackend:
                 raise
             except Exception:
                 self._listening.clear()
+                failures += 1  # connected again, it resyncs: messages may have been lost
                 log.exception("update listener failed")
                 await asyncio.sleep(1.0)
             finally:
                 if connection is not None:
                     with contextlib.suppress(Exception):
                         await connection.disconnect()
+
+    def _take_message(self, data: str) -> None:
+        """One message from the inbox; a bad one is logged, and the others in the same
+        read are handled still."""
+        try:
+            self._on_message(data)
+        except Exception:
+            log.exception("a message in this node's inbox could not be handled: %.200s", data)
 
     def _on_message(self, data: str) -> None:
         if not data.startswith("u"):
@@ -512,6 +524,9 @@ class RedisBackend:
             self._timer_wake.clear()
             now = self.clock.now()
             delay = POLL_SECONDS
+            # A timer this node commits while the claim is on its way may be missing from
+            # the claim's answer: it is kept here instead.
+            self._next_poll, self._set_while_claiming = math.inf, math.inf
             try:
                 *claimed, first = await self.pipe.script(
                     _CLAIM, [self._timers], [now, now + LEASE_SECONDS]
@@ -524,7 +539,7 @@ class RedisBackend:
                     except Exception:
                         log.exception("timer %s of room %s failed", name, code)
                 if not claimed:
-                    next_due = float(first) if first else math.inf
+                    next_due = min(float(first) if first else math.inf, self._set_while_claiming)
                     delay = min(max(next_due - now, POLL_SECONDS), POLL_MAX_SECONDS)
             except (RedisError, OSError) as error:
                 failures += 1
@@ -538,7 +553,11 @@ class RedisBackend:
     def _timers_set(self, work: Work) -> None:
         """A timer this node just committed may be due before its next poll."""
         for due in work.timers.values():
-            if due is not None and due < self._next_poll:
+            if due is None:
+                continue
+            if self._next_poll == math.inf:  # a claim is on its way
+                self._set_while_claiming = min(self._set_while_claiming, due)
+            elif due < self._next_poll:
                 self._timer_wake.set()
 
     # ---- presence -----------------------------------------------------------------------
@@ -549,9 +568,9 @@ class RedisBackend:
             # whether the connection shows odds is set again by the owner's own map.
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.hset(self._people(code), self.owners.key(session), session.secret_hash)
-                # A commit may leave the expiry standing for hours: a presence hash made
-                # anew by this join gets one of its own.
-                pipe.expire(self._people(code), self.online_ttl)
+                # A commit may leave the expiry standing for days: a presence hash made
+                # anew by this join gets one of its own, the longest a room's can be.
+                pipe.expire(self._people(code), max(self.online_ttl, self.record_ttl))
                 await pipe.execute()
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error

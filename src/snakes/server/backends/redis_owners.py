@@ -48,7 +48,7 @@ if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
 local current = redis.call('GET', KEYS[1])
 if current == ARGV[1] then return 1 end
 if (current == false and ARGV[2] == '') or current == ARGV[2] then
-    redis.call('SET', KEYS[1], ARGV[1])
+    redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')  -- the room's expiry stands
     return 1
 end
 return 0

@@ -42,6 +42,8 @@ class Pipe:
         """Seconds a write waits for more commands to go with it."""
         self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]] = []
         self._wake = asyncio.Event()
+        self._first_at = 0.0
+        """When the first command now waiting was queued (the loop's clock)."""
         self._connection: Any = None
         self._replies: Replies | None = None
         self._answered: list[Reply] = []
@@ -68,7 +70,10 @@ class Pipe:
         """Send one command with the next write; its reply, or the error Redis gave."""
         if self._task is None or self._task.done():
             raise ConnectionError("the Redis pipe is not running")
-        reply: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        reply: asyncio.Future[Reply] = loop.create_future()
+        if not self._waiting:
+            self._first_at = loop.time()
         self._waiting.append((command, reply))
         self._wake.set()
         return await reply
@@ -87,7 +92,11 @@ class Pipe:
         while True:
             await self._wake.wait()
             if self.window:
-                await asyncio.sleep(self.window)
+                # From the first command's arrival: one queued during the last write
+                # has waited for its replies already.
+                left = self._first_at + self.window - asyncio.get_running_loop().time()
+                if left > 0:
+                    await asyncio.sleep(left)
             self._wake.clear()
             batch, self._waiting = self._waiting, []
             if not batch:

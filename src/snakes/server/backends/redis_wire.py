@@ -16,6 +16,8 @@ import hiredis
 from redis.exceptions import NoScriptError, ResponseError
 
 READ_BYTES = 1 << 16
+_INCOMPLETE = object()
+"""What the parser returns when no whole reply is left (not False: RESP3 has booleans)."""
 
 
 class Replies:
@@ -25,7 +27,9 @@ class Replies:
         # redis-py's asyncio connections keep their stream reader here once connected;
         # reading from it directly skips its per-reply machinery (pinned redis==8.1.0).
         self._stream = connection._reader
-        self._parser = hiredis.Reader(encoding="utf-8", replyError=ResponseError)
+        self._parser = hiredis.Reader(
+            encoding="utf-8", replyError=ResponseError, notEnoughData=_INCOMPLETE
+        )
 
     async def some(self) -> list[Any]:
         """Every reply complete so far, waiting for at least one. An error reply is
@@ -36,7 +40,7 @@ class Replies:
                 raise ConnectionError("Redis closed the connection")
             self._parser.feed(data)
             replies: list[Any] = []
-            while (reply := self._parser.gets()) is not False:
+            while (reply := self._parser.gets()) is not _INCOMPLETE:
                 if isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
                     reply = NoScriptError(str(reply))
                 replies.append(reply)
