@@ -287,7 +287,7 @@ def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRunti
             record_days=settings.record_days,
             idle_seconds=settings.idle_seconds,
             unopened_seconds=settings.unopened_seconds,
-            commit_window=settings.redis_window,
+            window=settings.redis_window,
         )
         backend, owners = redis_backend, redis_backend.owners
     else:

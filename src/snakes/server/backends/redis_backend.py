@@ -176,7 +176,7 @@ class RedisBackend:
         record_days: float = 30,
         idle_seconds: float = 1800,
         unopened_seconds: float = 600,
-        commit_window: float = 0.0,
+        window: float = 0.0,
     ) -> None:
         # A burst (thousands of players reconnecting, a restart) would need a connection
         # per request in flight; redis-py's default pool refuses past 100. This pool makes
@@ -199,9 +199,9 @@ class RedisBackend:
         """What this node last wrote of each room's row (``rows.py``)."""
         self._expiry: dict[str, tuple[int, float]] = {}
         """Each room's keys' time to live as this node last set it, and when."""
-        self.pipe = Pipe(pool, commit_window)
+        self.pipe = Pipe(pool, window)
         """The commits and forwards of every roll, sent together when they come within
-        ``commit_window`` seconds of each other."""
+        ``window`` seconds of each other."""
         self.owners = RedisOwners(
             self.redis, self.pipe, prefix, self._room, self._owner, self._people
         )

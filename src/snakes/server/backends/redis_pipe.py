@@ -46,8 +46,6 @@ class Pipe:
         """When the first command now waiting was queued (the loop's clock)."""
         self._connection: Any = None
         self._replies: Replies | None = None
-        self._answered: list[Reply] = []
-        """Replies read off the connection and not yet handed to their commands."""
         self._task: asyncio.Task[None] | None = None
         self._reconnect = False
         self.writes = 0
@@ -117,11 +115,10 @@ class Pipe:
             await connection.send_packed_command(packed, check_health=False)
             self.writes += 1
             self.commands += len(batch)
-            waiting = iter([reply for _, reply in batch])
-            for _ in range(len(batch)):
-                if not self._answered:
-                    self._answered = await replies.some()
-                answer, future = self._answered.pop(0), next(waiting)
+            answers: list[Reply] = []
+            while len(answers) < len(batch):  # the next write waits for all of them
+                answers += await replies.some()
+            for (_, future), answer in zip(batch, answers, strict=True):
                 if future.done():
                     continue
                 if isinstance(answer, ResponseError):  # this command's own error
@@ -152,7 +149,7 @@ class Pipe:
         return self._connection, self._replies
 
     async def _drop(self) -> None:
-        self._replies, self._answered = None, []
+        self._replies = None
         if self._connection is not None:
             connection, self._connection = self._connection, None
             with contextlib.suppress(Exception):
