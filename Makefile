@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: play serve test check lint format typecheck unit browser clean bench
+.PHONY: play serve test test-fast test-changed check lint format typecheck unit serial browser clean bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,11 +18,31 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/snakes serve --host $(HOST) --port $(PORT) --open
 
-## test: lint, type-check, then every test (browser and Redis tests included)
-test: check unit
+# Test processes side by side. Most tests wait on servers, browsers and Redis rather
+# than compute, so three share two cores well; each binds ephemeral ports and keys of
+# its own, and starts its own browser.
+TEST_WORKERS ?= 3
 
+## test: lint, type-check, then every test (browser and Redis tests included)
+test: check unit serial
+
+## unit: every test but those that must run alone, spread over $(TEST_WORKERS) processes
 unit: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not serial"
+
+## serial: the tests that measure time or memory, one at a time on a quiet machine
+serial: $(STAMP)
+	$(BIN)/python -m pytest -m serial || test $$? -eq 5  # 5: no test is marked serial
+
+## test-fast: the in-process tests (engine, rooms, runtime, analysis, docs, doctests)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q -m "not processes and not serial"
+
+## test-changed: each test file changed since BASE (default: the previous commit on
+## main, HEAD^1) run three times over, side by side: a test red by chance shows here
+BASE ?= HEAD^1
+test-changed: $(STAMP)
+	$(BIN)/python -m tests.changed $(BASE) --runs 3 --workers $(TEST_WORKERS)
 
 ## check: ruff lint and format check, mypy --strict
 check: lint typecheck

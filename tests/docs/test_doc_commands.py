@@ -7,7 +7,6 @@ each block is a subtest named by its line.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,9 @@ from tests.docs.shell import (
     evaluate_console,
     evaluate_sh,
 )
+
+# Each documented command runs as a process of its own (the ``snakes`` command line).
+pytestmark = pytest.mark.processes
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SYBIL = Sybil(
@@ -64,9 +66,9 @@ def evaluate(document: Document, workdir: Path, subtests: pytest.Subtests) -> No
 def test_every_command_in_the_docs_runs_and_prints_what_they_say(
     path: Path, tmp_path: Path, subtests: pytest.Subtests
 ) -> None:
-    started = time.monotonic()
+    # Long runs are cut short (see test_long_runs_are_bounded); the time it takes is
+    # not asserted, since a busy machine would make such a check red by chance.
     evaluate(SYBIL.parse(path), tmp_path, subtests)
-    assert time.monotonic() - started < 45, "the docs test must stay fast"
 
 
 def test_the_docs_hold_runnable_blocks() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.rooms.errors import ProtocolError
-from tests.support.inprocess import FAST, Table, Viewer, run, settle
+from tests.support.inprocess import FAST, Table, Viewer, run, settle, until
 
 
 def _refuse_writes(action: int, *_: object) -> int:
@@ -120,8 +120,17 @@ def test_a_store_outage_skips_nobody_and_the_countdown_restarts_in_full(tmp_path
             table.clock.advance(30)  # far past the host's countdown
             await settle()
             assert table.current(code).game.missed == (0, 0)  # type: ignore[union-attr]
+            host.inbox()
+            ben.inbox()
+            shown = len(host.received), len(ben.received)
             _free(log)
-            await asyncio.sleep(0.7)  # the store is probed twice a second
+
+            def both_told() -> bool:  # the store is probed twice a second, in real time
+                host.inbox()
+                ben.inbox()
+                return len(host.received) > shown[0] and len(ben.received) > shown[1]
+
+            await until(both_told)
             await settle()
             room = host.room
             assert room["turn"] == 0 and room["seats"][0]["missed"] == 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +39,15 @@ async def settle() -> None:
     """Let every task that can run, run (timers after a clock move, deliveries)."""
     for _ in range(20):
         await asyncio.sleep(0)
+
+
+async def until(check: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Let the loop run until ``check()`` holds: for what happens on real time (a store
+    probe, a thread's write). ``seconds`` only ends a test that would hang."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "it never happened"
+        await asyncio.sleep(0.01)
 
 
 @dataclass
