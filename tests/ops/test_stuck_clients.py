@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.server.online_helpers import Player, close_all, start, table
 from tests.support.client import Message
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
@@ -21,6 +23,10 @@ BOUND_SECONDS = 30.0
 OUTBOX_BOUND_SECONDS = BOUND_SECONDS
 """The outbox fills once the socket's buffers are full (the server keeps its send buffer
 at 64 KB): about 300 rolls at this pace, 4 s on a quiet machine."""
+# Both tests measure how soon real time cuts stuck clients off and how fast the players'
+# rolls are answered meanwhile: they run alone, after the parallel tests.
+pytestmark = pytest.mark.serial
+
 PLAYERS = 6
 PER_PLAYER_GAP = 1 / 30
 """A player's rolls are spaced like a held-down key: under the 40 a second limit."""
