@@ -335,7 +335,6 @@ _STATUS = {
     "already_started": 409,
     "unavailable": 503,
     "busy": 503,
-    "bad_request": 422,
     "internal": 500,
     # The web framework's own refusals, typed by transport/http_errors.py.
     "not_found": 404,
