@@ -2,7 +2,8 @@
 
 Every operation in /openapi.json is called with bodies, paths and queries generated
 from the schema (valid ones and ones that break it); the answer may refuse, but the
-server must never fail (a 5xx) and must keep running.
+server must never fail (a 5xx) and must keep running, and every answer must be one the
+schema describes (status, content type, body: a refusal in the typed error shape).
 """
 
 from __future__ import annotations
@@ -17,11 +18,24 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+"""No 5xx, and every answer is one the schema describes: its status, its content type
+and its body (a refusal in the error shape the schema gives every operation)."""
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +65,7 @@ def test_no_operation_of_the_http_api_answers_a_server_error(live: ServerProcess
             nonlocal calls
             response = case.call(base_url=live.url, timeout=10)
             calls += 1
-            case.validate_response(response, checks=[not_a_server_error])
+            case.validate_response(response, checks=CHECKS)
 
         check()
     assert calls >= len(operations)
@@ -95,7 +109,7 @@ def test_stateful_runs_follow_the_links_into_real_rooms(live: ServerProcess) -> 
             reached[(f"{case.method.upper()} {case.path}", response.status_code)] += 1
 
         def validate_response(self, response: Any, case: schemathesis.Case, **kwargs: Any) -> None:
-            case.validate_response(response, checks=[not_a_server_error])
+            case.validate_response(response, checks=CHECKS)
 
     Run.run(
         settings=settings(

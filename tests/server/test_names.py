@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import string
+import unicodedata
+from collections import Counter
+from importlib import resources
+
 import pytest
 
 from snakes.server.rooms.model import clean_name as reexported
-from snakes.server.rooms.names import clean_name, skeleton
+from snakes.server.rooms.names import clean_name, confusable_with
 from tests.server.online_helpers import create_room
 from tests.support.server import ServerProcess
 
@@ -35,11 +41,113 @@ def test_names_of_every_script_still_pass() -> None:
     assert reexported is clean_name
 
 
-def test_look_alikes_share_a_skeleton() -> None:
-    assert skeleton("Host") == skeleton("H\u043est") == skeleton("HOST") == skeleton("\uff28ost")
-    assert skeleton("paypal") == skeleton("p\u0430yp\u0430l")  # Cyrillic a
-    assert skeleton("Ana") != skeleton("Ann")
-    assert skeleton("Zoë") != skeleton("Zoe")
+def _homoglyphs() -> dict[str, list[str]]:
+    """Each Latin letter's single-character look-alikes, straight from the package's data
+    (not through the table the server builds from it)."""
+    data = json.loads(
+        (resources.files("confusable_homoglyphs") / "confusables.json").read_text("utf-8")
+    )
+    found: dict[str, list[str]] = {}
+    for letter in string.ascii_letters:
+        others = [entry["c"] for entry in data.get(letter, [])]
+        found[letter] = [c for c in others if len(c) == 1 and c != letter]
+    return found
+
+
+def _word(letter: str, ch: str) -> str:
+    """A name with ``ch`` where ``letter`` goes: a capital first, a small letter inside."""
+    return ch + "ost" if letter.isupper() else "H" + ch + "st"
+
+
+def _cases(letter: str, ch: str) -> list[str]:
+    """The real name in every case its look-alike must be refused beside.
+
+    A capital's look-alike that stays itself in capitals ("\u041d" for "H") is refused beside
+    the real name in any case: "\u041dost" looks like "Host", and in capitals like "HOST". A
+    small letter's look-alike that stays itself in small letters likewise, but for
+    capitals: its capital may look like nothing ("\u017f", a long s, looks like "f"; "S" does
+    not). One of the other case, in its place ("I" for "l"), is refused beside the
+    real name as typed: "HIst" and "hlst" differ in their first letter.
+    """
+    real = _word(letter, letter)
+    if letter.isupper() and ch.upper() == ch:
+        return [real, real.lower(), real.upper(), real.swapcase()]
+    if letter.islower() and ch.lower() == ch:
+        return [real, real.lower()]
+    return [real]
+
+
+def test_look_alikes_are_refused_in_any_case_in_either_order() -> None:
+    scripts: Counter[str] = Counter()
+    pairs = 0
+    for letter, lookalikes in _homoglyphs().items():
+        for ch in lookalikes:
+            fake = _word(letter, ch)
+            for real in _cases(letter, ch):
+                assert confusable_with(fake, [real]) == real, (fake, real)
+                assert confusable_with(real, [fake]) == fake, (real, fake)
+                pairs += 1
+            scripts[unicodedata.name(ch, "?").split()[0]] += 1
+    assert pairs > 2000
+    assert {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LISU"} <= set(scripts)
+    assert len(scripts) > 40, scripts
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Host", "\u041dost"),  # Cyrillic capital En
+        ("Host", "\u0397ost"),  # Greek capital Eta
+        ("host", "\u041dost"),
+        ("HOST", "\u0397ost"),
+        ("Host", "H\u043est"),  # Cyrillic small o
+        ("Host", "\u13bbost"),  # Cherokee Mi
+        ("Host", "\u2c8eost"),  # Coptic Hate
+        ("Host", "\uff28ost"),  # fullwidth H
+        ("Host", "\U0001d407ost"),  # mathematical bold H
+        ("Kate", "\u041a\u0430\u0442\u0435"),  # Cyrillic: alike in capitals
+        ("KATE", "\u039a\u0391\u03a4\u0395"),  # all Greek capitals
+        ("Anna", "\u0391\u039d\u039d\u0391"),  # the same in Greek capitals
+        ("Cid", "\u03f9id"),  # the lunate sigma, which NFKC makes a plain Sigma
+        ("Al", "AI"),
+        ("Tom", "\u0422\u041e\u041c"),  # Cyrillic capitals: "TOM"
+        ("Ana", "ana"),
+        ("Ana", "ANA"),
+        ("Stra\u00dfe", "STRASSE"),
+    ],
+)
+def test_named_look_alikes_are_refused(one: str, other: str) -> None:
+    assert confusable_with(one, [other]) == other
+    assert confusable_with(other, [one]) == one
+
+
+DIFFERENT = [
+    "Ana", "Ann", "Anna", "Zoë", "Zoe", "Ivan", "Oleg", "Maria", "Nikos", "Eleni", "Rahul",
+    "Priya", "Host", "Ghost", "Tom", "Tim", "Bob", "Ella", "Elia", "Ian", "Lan", "Kate",
+    "\u0418\u0432\u0430\u043d",  # Иван
+    "\u0410\u043d\u043d\u0430",  # Анна
+    "\u041e\u043b\u0435\u0433",  # Олег
+    "\u0393\u03b9\u03ce\u03c1\u03b3\u03bf\u03c2",  # Γιώργος
+    "\u039d\u03af\u03ba\u03bf\u03c2",  # Νίκος
+    "\u039d\u03af\u03ba\u03b7",  # Νίκη
+    "\u0395\u03bb\u03ad\u03bd\u03b7",  # Ελένη
+    "\u039c\u03b1\u03c1\u03af\u03b1",  # Μαρία
+    "\u0394\u03ae\u03bc\u03b7\u03c4\u03c1\u03b1",  # Δήμητρα
+    "\u03a3\u03bf\u03c6\u03af\u03b1",  # Σοφία
+    "\u0930\u093e\u0939\u0941\u0932",  # राहुल
+    "\u092a\u094d\u0930\u093f\u092f\u093e",  # प्रिया
+    "\u0905\u0928\u093f\u0932",  # अनिल
+    "\u0905\u092e\u093f\u0924",  # अमित
+    "\u674e\u5c0f\u9f8d", "\u738b\u82b3", "\u3055\u304f\u3089", "\uc0ac\ub791",
+    "\u0645\u062d\u0645\u062f", "\u05d3\u05d5\u05d3", "Nguy\u1ec5n", "Am\u00e9lie", "Amelie",
+]  # fmt: skip
+"""Names that do not look alike in any case, in many scripts: every pair may share a room."""
+
+
+def test_different_names_in_every_script_may_share_a_room() -> None:
+    for index, name in enumerate(DIFFERENT):
+        assert confusable_with(name, DIFFERENT[:index]) is None, name
+        assert confusable_with(name, DIFFERENT[index + 1 :]) is None, name
 
 
 def test_the_http_api_refuses_invisible_and_look_alike_names(server: ServerProcess) -> None:
@@ -78,3 +186,47 @@ def test_the_http_api_refuses_invisible_and_look_alike_names(server: ServerProce
         assert [s["name"] for s in server.get(f"/api/rooms/{code}")["seats"]] == ["Host", "Ghost"]
     finally:
         host.client.close()
+
+
+CAPITAL_PAIRS = [
+    ("Host", "\u041dost"),  # Cyrillic capital En
+    ("Host", "\u0397ost"),  # Greek capital Eta
+    ("host", "\u041dOST"),
+    ("Kate", "\u039a\u0391\u03a4\u0395"),  # Greek capitals
+    ("Tom", "\u0422\u043e\u043c"),  # Cyrillic: alike in capitals
+    ("Sam", "\u13da\u13aa\u13b7"),  # Cherokee capitals
+]
+
+
+@pytest.mark.parametrize("swap", [False, True], ids=["latin-first", "look-alike-first"])
+def test_the_http_api_refuses_capital_look_alikes_in_either_order(
+    server: ServerProcess, swap: bool
+) -> None:
+    for pair in CAPITAL_PAIRS:
+        first, second = reversed(pair) if swap else pair
+        seats = [{"name": first, "colour": "red"}]
+        created = server.post("/api/rooms", {"mode": "online", "seats": seats})
+        status, body = server.request(
+            "POST", f"/api/rooms/{created['code']}/join", {"name": second, "colour": "blue"}
+        )
+        assert (status, body["error"]["code"]) == (409, "name_taken"), (first, second)
+        seats.append({"name": second, "colour": "blue"})
+        status, body = server.request("POST", "/api/rooms", {"mode": "pass", "seats": seats})
+        assert (status, body["error"]["code"]) == (409, "name_taken"), (first, second)
+
+
+def test_different_names_in_other_scripts_join_one_room(server: ServerProcess) -> None:
+    names = [
+        "\u0930\u093e\u0939\u0941\u0932",  # राहुल
+        "\u0393\u03b9\u03ce\u03c1\u03b3\u03bf\u03c2",  # Γιώργος
+        "\u0418\u0432\u0430\u043d",  # Иван
+        "Ivan",
+        "\u0395\u03bb\u03ad\u03bd\u03b7",  # Ελένη
+        "Eleni",
+    ]
+    colours = ["red", "blue", "green", "yellow", "purple", "orange"]
+    seats = [{"name": names[0], "colour": colours[0]}]
+    code = server.post("/api/rooms", {"mode": "online", "seats": seats})["code"]
+    for name, colour in zip(names[1:], colours[1:], strict=True):
+        server.post(f"/api/rooms/{code}/join", {"name": name, "colour": colour})
+    assert [s["name"] for s in server.get(f"/api/rooms/{code}")["seats"]] == names

@@ -12,9 +12,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi import FastAPI
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from snakes import __version__
@@ -33,8 +32,8 @@ from snakes.server.transport import api, config, protocol_schema, static, story
 from snakes.server.transport.bodylimit import BodyLimit
 from snakes.server.transport.gamesocket import SocketPolicy
 from snakes.server.transport.headers import SecurityHeaders
+from snakes.server.transport.http_errors import document_errors, install_error_handlers
 from snakes.server.transport.limits import LookupLimiter, RoomBudget, TrustedProxies
-from snakes.server.transport.protocol import ProtocolError
 
 log = logging.getLogger("snakes.server")
 
@@ -124,11 +123,11 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.debug_stats:
         app.add_api_route("/debug/stats", api.debug_stats, include_in_schema=False)
 
-    _install_error_handlers(app, metrics)
+    install_error_handlers(app, metrics)
     app.add_middleware(
         BodyLimit, max_bytes=settings.max_body_bytes, timeout=settings.header_timeout
     )
-    _add_openapi_links(app)
+    _install_openapi(app)
 
     # Outermost but for Starlette's own error handler: the body limit's refusals get
     # the headers too.
@@ -181,11 +180,14 @@ LINKS = {
 other operations take (clients, and stateful testing, follow them)."""
 
 
-def _add_openapi_links(app: FastAPI) -> None:
+def _install_openapi(app: FastAPI) -> None:
+    """The schema with every operation's error shape, and its links."""
+
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
             return app.openapi_schema
         schema = FastAPI.openapi(app)
+        document_errors(schema)
         paths = schema["paths"]
         for (method, path), links in LINKS.items():
             response = paths[path][method]["responses"]["201"]
@@ -220,36 +222,6 @@ def _install_docs(app: FastAPI) -> None:
         return Response(DOCS_INIT, media_type="text/javascript; charset=utf-8")
 
     app.mount("/docs/assets", StaticFiles(directory=assets), name="docs-assets")
-
-
-def _install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
-    """Every refusal is a typed error; a crash is an `internal` error, never a trace."""
-
-    @app.exception_handler(ProtocolError)
-    async def _protocol_error(_: Request, error: Exception) -> Response:
-        assert isinstance(error, ProtocolError)
-        metrics.error(error.code)
-        return api.protocol_error_response(error)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, error: Exception) -> Response:
-        assert isinstance(error, RequestValidationError)
-        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
-        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-        metrics.error("bad_request")
-        return JSONResponse(
-            {"error": {"code": "bad_request", "message": f"{where}: {message}"}}, status_code=422
-        )
-
-    @app.exception_handler(Exception)
-    async def _crash(_: Request, error: Exception) -> Response:
-        log.exception("request failed", exc_info=error)
-        metrics.error("internal")
-        return JSONResponse(
-            {"error": {"code": "internal", "message": "the server failed; nothing changed"}},
-            status_code=500,
-        )
 
 
 def socket_policy(app: FastAPI, settings: Settings) -> SocketPolicy:

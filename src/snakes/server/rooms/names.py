@@ -3,10 +3,11 @@
 A name is 1-20 characters after trimming, in any script, without control characters,
 and with at least one character that shows: a name made of Hangul fillers (U+3164),
 blank Braille cells (U+2800), combining marks alone or other blanks would let a player
-pass as nobody. Two seats in one room may not have names that look the same: their
-UTS #39 skeletons (Unicode's confusables data, as shipped by the
-``confusable-homoglyphs`` package) are compared after case folding, so
-"H\\u043est" (Cyrillic o) cannot sit beside "Host", nor "ana" beside "Ana".
+pass as nobody. Two seats in one room may not have names that look the same in any
+case: their UTS #39 skeletons (Unicode's confusables data, as shipped by the
+``confusable-homoglyphs`` package) are compared as typed, in small letters and in
+capitals, so neither "H\\u043est" (Cyrillic o), "\\u041dost" (Cyrillic capital En)
+nor "\\u0397ost" (Greek capital Eta) can sit beside "Host", nor "ana" beside "Ana".
 """
 
 from __future__ import annotations
@@ -112,26 +113,67 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
-def skeleton(name: str) -> str:
-    """The UTS #39 skeleton of a name, case-folded: names that look alike share it.
+SKELETON_ROUNDS = 4
+"""A prototype may decompose (NFD) into characters that map again; it settles in two."""
 
-    >>> skeleton("Host") == skeleton("H\u043est") == skeleton("host")
+
+def skeleton(text: str) -> str:
+    """The UTS #39 skeleton of a text as it is written (case kept): texts that look the
+    same share it.
+
+    >>> skeleton("H\u043est") == skeleton("\u041dost") == skeleton("\u0397ost") == "Host"
     True
-    >>> skeleton("Ana") == skeleton("Ben")
-    False
     """
     table = _prototypes()
-    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).casefold())
-    mapped = "".join(table.get(ch, ch) for ch in text if ch not in BLANKS)
-    mapped = unicodedata.normalize("NFD", mapped)
-    again = "".join(table.get(ch, ch) for ch in mapped.casefold())
-    return " ".join(unicodedata.normalize("NFD", again).split())
+    text = unicodedata.normalize("NFD", text)
+    for _ in range(SKELETON_ROUNDS):
+        mapped = unicodedata.normalize("NFD", "".join(table.get(ch, ch) for ch in text))
+        if mapped == text:
+            break
+        text = mapped
+    return text
+
+
+def looks(name: str) -> frozenset[tuple[str, str]]:
+    """What a name looks like as typed, in small letters and in capitals: a set of
+    (case, skeleton) pairs. Two names are too alike when these sets meet, that is when
+    they look the same written one of these three ways.
+
+    Each way is taken as it is and in its compatibility form (NFKC: "\uff28" is "H");
+    small letters both lower-cased and case-folded ("\u017f", a long s that looks like
+    "f", stays one in the first, "Straße" becomes "strasse" in the second).
+
+    Folding the case before mapping (as this module once did) lost the capitals: the
+    Cyrillic "\u041d" and the Greek "\u0397" look like "H", but fold to "\u043d" and
+    "\u03b7", which look like no "h", so "\u041dost" sat beside "Host". Each way is
+    compared with the same way only: comparing across them lets a chain of steps make
+    different names meet ("ELIA" in capitals looks like "ELlA", which is "Ella" in
+    another case).
+
+    >>> alike = lambda one, other: bool(looks(one) & looks(other))
+    >>> alike("Host", "\u041dost"), alike("\u0397OST", "host"), alike("Ana", "ANA")
+    (True, True, True)
+    >>> alike("Ana", "Ann"), alike("Ella", "Elia")
+    (False, False)
+    """
+    text = " ".join("".join(ch for ch in name if ch not in BLANKS).split())
+    ways = {
+        "typed": {text},
+        "small": {text.lower(), text.casefold()},
+        "capitals": {text.upper()},
+    }
+    return frozenset(
+        (way, skeleton(form))
+        for way, written in ways.items()
+        for plain in written
+        for form in (plain, unicodedata.normalize("NFKC", plain))
+    )
 
 
 def confusable_with(name: str, others: Iterable[str]) -> str | None:
     """The first of ``others`` that ``name`` could be mistaken for, if any."""
-    mine = skeleton(name)
-    return next((other for other in others if skeleton(other) == mine), None)
+    mine = looks(name)
+    return next((other for other in others if mine & looks(other)), None)
 
 
 class _Named(Protocol):

@@ -9,7 +9,7 @@ import math
 import sys
 import tracemalloc
 from collections import Counter
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
 import segno
@@ -73,11 +73,21 @@ class SeatsHeld(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    code: str
-    message: str
+    code: Annotated[
+        str,
+        Field(
+            description="What went wrong, for programs: a code from docs/PROTOCOL.md's table",
+            examples=["room_not_found", "bad_request", "name_taken", "rate_limited"],
+        ),
+    ]
+    message: Annotated[
+        str, Field(description="What went wrong, for people", examples=["no room has that code"])
+    ]
 
 
 class ErrorOut(BaseModel):
+    """Every refusal of the API, whatever its status: never a trace, never another shape."""
+
     error: ErrorBody
 
 
@@ -180,7 +190,17 @@ async def get_record(
     )
 
 
-@router.get("/api/rooms/{code}/qr.svg", responses=_ERRORS)
+@router.get(
+    "/api/rooms/{code}/qr.svg",
+    response_class=Response,
+    responses={
+        **_ERRORS,
+        200: {
+            "description": "The QR code, an SVG image",
+            "content": {"image/svg+xml": {}},
+        },
+    },
+)
 async def get_qr(code: str, request: Request) -> Response:
     """A QR code of the room's invite link, for phones."""
     view = await get_room(code, request)
@@ -315,6 +335,10 @@ _STATUS = {
     "already_started": 409,
     "unavailable": 503,
     "busy": 503,
+    "internal": 500,
+    # The web framework's own refusals, typed by transport/http_errors.py.
+    "not_found": 404,
+    "method_not_allowed": 405,
     # Answered by the body limit before a request reaches a route; listed here so that
     # every HTTP status of the API has one home.
     "too_large": 413,
@@ -322,11 +346,13 @@ _STATUS = {
 }
 
 
-def protocol_error_response(error: ProtocolError) -> JSONResponse:
+def protocol_error_response(
+    error: ProtocolError, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
     status = _STATUS.get(error.code, 400)
     retry = math.ceil(error.retry_after) if error.retry_after is not None else 60
     return JSONResponse(
         {"error": {"code": error.code, "message": error.message}},
         status_code=status,
-        headers={"Retry-After": str(retry)} if status == 429 else None,
+        headers={"Retry-After": str(retry)} if status == 429 else headers,
     )

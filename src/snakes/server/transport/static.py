@@ -30,7 +30,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from snakes.server.languages import DEFAULT, catalogue, negotiate, shipped
-from snakes.server.transport.shell import static_dir, version
+from snakes.server.transport.shell import shell_files, static_dir, version
 
 router = APIRouter(include_in_schema=False)
 
@@ -58,12 +58,30 @@ class _File:
     etag: str
 
 
-@functools.lru_cache(maxsize=512)
-def _load(relative: str) -> _File | None:
-    root = static_dir().resolve()
-    path = (root / relative).resolve()
-    if not path.is_file() or root not in path.parents:
-        return None
+@functools.cache
+def _shipped() -> frozenset[str]:
+    """The page's files, by their path under the folder: the only names a URL reaches.
+
+    A path from a URL is looked up here, never handed to the file system: a NUL byte, a
+    segment longer than the file system allows or a dot segment is a name like any
+    other that is not shipped, so a 404 (the file system raised on the first two, a 500).
+    """
+    return frozenset(
+        name.removeprefix("/static/")
+        for name in shell_files()["files"]
+        if name.startswith("/static/")
+    )
+
+
+def _find(relative: str) -> _File | None:
+    # Checked before the cache: only shipped files are cached, so a client that asks for
+    # many names can neither grow the cache nor push the compressed files out of it.
+    return _load(relative) if relative in _shipped() else None
+
+
+@functools.cache
+def _load(relative: str) -> _File:
+    path = static_dir() / relative
     raw = path.read_bytes()
     if relative.startswith("i18n/") and path.suffix == ".json":
         raw = page_catalogue(raw)
@@ -90,7 +108,7 @@ def _page(code: str) -> _File | None:
     """index.html in one language: what js/i18n.js's translateStatic would write in,
     written in already (the <noscript> note is only ever read without the script), with
     lang and dir on <html> and the manifest link asking for the same language."""
-    found = _load("index.html")
+    found = _find("index.html")
     if found is None:
         return None
     words = catalogue(code)
@@ -153,7 +171,7 @@ def page_catalogue(raw: bytes) -> bytes:
 
 
 def file_response(request: Request, relative: str, cache: str) -> Response:
-    return _send(request, _load(relative), cache)
+    return _send(request, _find(relative), cache)
 
 
 def _send(
