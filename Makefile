@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: play serve test test-fast test-changed check lint format typecheck unit serial browser clean bench
+.PHONY: play serve test test-fast test-changed hunt check lint format typecheck unit serial browser clean bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ test-fast: $(STAMP)
 BASE ?= HEAD^1
 test-changed: $(STAMP)
 	$(BIN)/python -m tests.changed $(BASE) --runs 3 --workers $(TEST_WORKERS)
+
+## hunt: every test that starts processes, RUNS times over while a core is kept busy,
+## and a table of what went red (docs/TESTING.md)
+RUNS ?= 10
+hunt: $(STAMP)
+	$(BIN)/python -m tests.hunt --runs $(RUNS) --workers $(TEST_WORKERS)
 
 ## check: ruff lint and format check, mypy --strict
 check: lint typecheck
