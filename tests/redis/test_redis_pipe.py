@@ -18,9 +18,11 @@ from tests.support.inprocess import run
 ECHO = "return ARGV[1] .. KEYS[1]"
 
 
-def _pipe(url: str, window: float = 0.0) -> tuple[Pipe, aioredis.ConnectionPool]:
-    pool = aioredis.ConnectionPool.from_url(url, decode_responses=True)
-    return Pipe(pool, window), pool
+def _pipe(
+    url: str, window: float = 0.0, timeout: float = 2.0
+) -> tuple[Pipe, aioredis.ConnectionPool]:
+    pool = aioredis.ConnectionPool.from_url(url, decode_responses=True, protocol=2)
+    return Pipe(pool, window, timeout), pool
 
 
 def test_commands_that_coincide_go_out_in_one_write(tmp_path: Path) -> None:
