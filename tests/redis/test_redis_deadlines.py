@@ -167,6 +167,7 @@ def test_redis_stopped_mid_game_every_answer_within_the_deadline_and_the_game_go
                         20,
                     )
                     retry = verdict.get("ref") == "remove"
+                    print("verdict:", "not applied, sent again" if retry else "applied")
                     if retry:
                         assert verdict["code"] == "unavailable", verdict
                 else:
@@ -220,7 +221,8 @@ def _settled(player: Player, version: int) -> Message | None:
     _, answer = _roll(player.client, player.seat, version)
     if answer["type"] == "error" and answer["code"] in ("unavailable", "outcome_unknown"):
         return None
-    assert answer["type"] == "update" or answer["code"] == "stale_version", answer
+    # (A roll sent out of turn during the stall is refused as such now.)
+    assert answer["type"] == "update" or answer["code"] in ("stale_version", "not_your_turn")
     return answer
 
 
