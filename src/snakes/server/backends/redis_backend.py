@@ -271,11 +271,13 @@ class RedisBackend:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener  # its connection closes on the way out
+        # One deadline for the lot: a stopping node never waits on a stalled Redis.
         with contextlib.suppress(RedisError, OSError):
-            for code in self.hub.rooms():
-                fields = [self.owners.key(s) for s in self.hub.sessions(code)]
-                if fields:
-                    await self.redis.hdel(self._people(code), *fields)
+            async with asyncio.timeout(self.timeout):
+                for code in self.hub.rooms():
+                    fields = [self.owners.key(s) for s in self.hub.sessions(code)]
+                    if fields:
+                        await self.redis.hdel(self._people(code), *fields)
         await self.pipe.stop()
         await self.redis.aclose(close_connection_pool=True)
 
