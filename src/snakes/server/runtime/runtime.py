@@ -54,8 +54,11 @@ RECORDED = frozenset(
 """Intents whose outcome is kept under an id with their commit (with Redis), so that a
 sender who lost the answer learns whether it was applied. A roll needs none: it names
 the version it saw, so a copy sent again is refused (``stale_version``)."""
-READS = frozenset({"view"})
-"""Operations that change nothing: a lost answer to one is only ``unavailable``."""
+UNKNOWABLE = RECORDED | {"roll"}
+"""Players' intents: a lost answer leaves their sender an ``outcome_unknown``. The
+server's own operations (connect, drop, view, fire, restart, resync) and reactions
+are told ``unavailable`` instead: they change nothing, or put themselves right (the
+store is read again, countdowns start again in full, the state is sent again)."""
 
 
 class Attempt:
@@ -303,11 +306,11 @@ class RoomRuntime:
                 return await self._route(code, op, args, caller, attempt)
         except TimeoutError:
             self._store_failed()
-            if attempt.sent and op not in READS:
+            if attempt.sent and op in UNKNOWABLE:
                 raise self._unknown(code, caller) from None
             raise unavailable() from None
         except OutcomeLost:
-            if op in READS:
+            if op not in UNKNOWABLE:
                 raise unavailable() from None
             raise self._unknown(code, caller) from None
 
@@ -440,7 +443,10 @@ class RoomRuntime:
 
     def _not_committed(self, code: str, error: BaseException, attempt: Attempt) -> None:
         """After a change failed: raise what its sender is told, if the store failed."""
-        if attempt.sent:
+        unsure = isinstance(error, StoreUnanswered) or not isinstance(
+            error, StoreUnavailable | ProtocolError
+        )  # its answer lost, or the wait for it cut short
+        if attempt.sent and unsure:
             # The commit went out and may have been stored (or be yet): the room is read
             # again before its next intent, and the store's revision check keeps this
             # node's stale copy from writing meanwhile.
