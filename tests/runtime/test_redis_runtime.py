@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import Mode, Seat
+from snakes.server.rooms.work import Caller
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.testing.hooks import ScriptableDice
@@ -240,5 +242,43 @@ def test_a_room_abandoned_by_everyone_leaves_no_key_behind(redis_url: str, prefi
                 await asyncio.sleep(0.01)
             left = [key for key in keys if await backend.redis.exists(key)]
             assert left == []
+
+    run(scenario())
+
+
+def test_an_intent_given_up_by_its_sender_never_applies_and_one_applied_is_settled_as_such(
+    redis_url: str, prefix: str
+) -> None:
+    """The outcome kept under an intent's id: the sender that lost an answer marks the id
+    given up unless the commit got there first, and the commit applies nothing so
+    marked. Forwarded from node b to the lobby's owner, node a."""
+
+    async def scenario() -> None:
+        async with nodes(redis_url, prefix) as (a, b):
+            created = await a.create(
+                Mode.ONLINE, [Seat("Hana", "red")], Rules(), shuffle=False,
+                countdown_seconds=20, board=JUNGLE,
+            )  # fmt: skip
+            code = created.code
+            for name, colour in (("Ivo", "blue"), ("Jan", "green"), ("Kim", "yellow")):
+                await a.join(code, name, colour)
+            hana = Viewer(b, secret=created.secret)
+            await b.hello(hana.session, code, created.secret)
+            host = Caller(hana.session.id, hana.session.secret_hash)
+
+            given_up = b.owners.new_ident()
+            assert await b.owners.settle(code, given_up) is False  # the sender gave it up
+            with pytest.raises(ProtocolError) as refused:  # ...then it reaches the owner
+                await b._run(code, "remove", {"seat": 1}, replace(host, ident=given_up))
+            assert refused.value.code == "unavailable"
+            assert [s["name"] for s in (await b.view(code))["seats"]] == [
+                "Hana", "Ivo", "Jan", "Kim"
+            ]  # fmt: skip
+
+            applied = b.owners.new_ident()
+            await b._run(code, "remove", {"seat": 1}, replace(host, ident=applied))
+            assert await b.owners.settle(code, applied) is True  # and it stays applied
+            assert await b.owners.settle(code, applied) is True
+            assert [s["name"] for s in (await b.view(code))["seats"]] == ["Hana", "Jan", "Kim"]
 
     run(scenario())

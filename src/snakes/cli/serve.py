@@ -14,7 +14,13 @@ from pathlib import Path
 import click
 
 from snakes.cli.workers import Supervisor, follow_supervisor, reuse_port_socket, worker_count
-from snakes.server.settings import COMMIT_WINDOW_MS, REDIS_WINDOW_MS, Settings, default_data_dir
+from snakes.server.settings import (
+    COMMIT_WINDOW_MS,
+    REDIS_TIMEOUT_SECONDS,
+    REDIS_WINDOW_MS,
+    Settings,
+    default_data_dir,
+)
 from snakes.server.transport.connections import (
     ConnectionGate,
     FloodFilter,
@@ -330,6 +336,16 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     "forwarded intents to share it (0: only those of the same moment).",
 )
 @click.option(
+    "--redis-timeout",
+    show_envvar=True,
+    envvar="SNAKES_REDIS_TIMEOUT",
+    type=click.FloatRange(0.1, 60),
+    default=REDIS_TIMEOUT_SECONDS,
+    show_default=True,
+    help="With --redis: seconds within which every command to Redis, and so every intent "
+    "and lookup, is answered; past it, 'unavailable' (or 'outcome_unknown').",
+)
+@click.option(
     "--workers",
     show_envvar=True,
     envvar="SNAKES_WORKERS",
@@ -393,6 +409,7 @@ def serve(
     keepalive: float,
     commit_window_ms: float,
     redis_window_ms: float,
+    redis_timeout: float,
     workers: str,
     event_loop: str,
     is_worker: bool,
@@ -456,6 +473,7 @@ def serve(
         keepalive=keepalive,
         commit_window=commit_window_ms / 1000,
         redis_window=redis_window_ms / 1000,
+        redis_timeout=redis_timeout,
         access_log=access_log,
         debug_stats=debug_stats,
         debug_tracemalloc=debug_tracemalloc,

@@ -260,8 +260,10 @@ def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRunti
             idle_seconds=settings.idle_seconds,
             unopened_seconds=settings.unopened_seconds,
             window=settings.redis_window,
+            timeout=settings.redis_timeout,
         )
         backend, owners = redis_backend, redis_backend.owners
+        return RoomRuntime(settings, backend, dice, hub, owners, deadline=settings.redis_timeout)
     else:
         room_log = SQLiteLog.in_folder(settings.data_dir)
         log.info("serving with data in %s", room_log.path)

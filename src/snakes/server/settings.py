@@ -11,6 +11,8 @@ COMMIT_WINDOW_MS = 5.0
 """The group commit's default window, in milliseconds."""
 REDIS_WINDOW_MS = 10.0
 """The default window of a write to Redis, in milliseconds."""
+REDIS_TIMEOUT_SECONDS = 2.0
+"""The default deadline of every call to Redis, and of every intent's answer with it."""
 
 
 def default_data_dir() -> Path:
@@ -78,6 +80,10 @@ class Settings:
     """With Redis: seconds a write to Redis waits for other rooms' commits and forwarded
     intents to go with it. Each write costs this node, Redis and every node it publishes
     to a wake-up, so it is longer than the SQLite window (docs/BENCHMARKS.md)."""
+    redis_timeout: float = REDIS_TIMEOUT_SECONDS
+    """With Redis: seconds within which every command to Redis is answered, or fails as
+    ``unavailable`` (its connection dropped and made again); every intent and lookup is
+    answered within this too (``outcome_unknown`` when a change may have been made)."""
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
     debug_stats: bool = False

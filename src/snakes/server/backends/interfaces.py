@@ -27,6 +27,11 @@ class StoreUnavailable(Exception):
     """The store cannot be reached or written; the change was not stored."""
 
 
+class StoreUnanswered(StoreUnavailable):
+    """The change went out to the store and its answer was lost (it did not come within
+    the deadline, or the connection broke): it may have been stored, or may be yet."""
+
+
 class RoomLog(Protocol):
     async def load(self, code: str) -> Room | None:
         """The room from its snapshot and the tail of its log; None if there is none."""
@@ -93,9 +98,13 @@ class Backend(Protocol):
         ...
 
     async def stop(self) -> None: ...
-    async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
+    async def commit(
+        self, room: Room, work: Work, *, created: bool = False, request: str = ""
+    ) -> bool:
         """Store the change, set its timers, send its messages. False: refused (the code
-        is taken, or another node owns the room now); raises :class:`StoreUnavailable`."""
+        is taken, or another node owns the room now); raises :class:`StoreUnavailable`.
+        ``request``: the intent's id, stored with the change where the store keeps
+        outcomes (Redis: see ``RedisOwners.settle``)."""
         ...
 
     def stats(self) -> dict[str, int]: ...

@@ -175,7 +175,10 @@ class LocalBackend:
     async def stop(self) -> None:
         self.log.close()
 
-    async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
+    async def commit(
+        self, room: Room, work: Work, *, created: bool = False, request: str = ""
+    ) -> bool:
+        # One process: an intent's answer is never lost on the way, so no outcome is kept.
         if work.durable and not await self.group.write(room, work, created):
             return False
         self.timers.apply(room.code, work.timers)

@@ -30,12 +30,13 @@ from redis.exceptions import RedisError, ResponseError
 
 from snakes.engine import action_to_data
 from snakes.server import jsontext
-from snakes.server.backends.interfaces import FireTimer, StoreUnavailable
-from snakes.server.backends.redis_owners import RedisOwners
-from snakes.server.backends.redis_pipe import Pipe
+from snakes.server.backends.interfaces import FireTimer, StoreUnanswered, StoreUnavailable
+from snakes.server.backends.redis_owners import REQUEST_SECONDS, RedisOwners
+from snakes.server.backends.redis_pipe import TIMEOUT_SECONDS, Pipe, Unanswered
 from snakes.server.backends.redis_wire import Replies
 from snakes.server.backends.rows import RowPlan
 from snakes.server.clock import Clock, WallClock
+from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import Mode, Room
 from snakes.server.rooms.work import Message, Work
 from snakes.server.runtime.hub import Hub
@@ -53,8 +54,6 @@ REDIS_CONNECTIONS = 64
 their own each, besides)."""
 SUBSCRIBE_SECONDS = 5.0
 """How long a hello waits for the update listener to be (re)connected."""
-REDIS_WAIT_SECONDS = 10.0
-"""How long a request waits for a free connection before it counts as unavailable."""
 
 # Claim due timers: move each a lease ahead and return it with the score it had; last,
 # the earliest score left ('' for none).
@@ -88,10 +87,11 @@ local function publish(presence, node, inboxes, message)
 end
 """
 
-# KEYS: room, actions, owner, timers, presence.
+# KEYS: room, actions, owner, timers, presence, and the intent's outcome key if it has one.
 # ARGV: node, created, expected rev, new rev, data ('' to keep the row: only the live part
 #       changes), delete, new game, ttl, inbox prefix, code, live, whether to set the
-#       keys' expiry again ('0': it stands, but for a list made anew), then counted lists:
+#       keys' expiry again ('0': it stands, but for a list made anew), the outcome key's
+#       time to live, then counted lists:
 #       actions; timers as (name, due or ''); one envelope or none; record as (key, text,
 #       latest key, game, ttl) or none.
 _COMMIT = (
@@ -105,6 +105,9 @@ else
     if redis.call('GET', KEYS[3]) ~= node then return 0 end
     if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[3] then return 0 end
 end
+-- The intent's outcome, when it has an id (KEYS[6]): 'a', applied. A sender that lost
+-- the answer has written 'x' there first if it gave the intent up: then it never applies.
+if KEYS[6] and not redis.call('SET', KEYS[6], 'a', 'NX', 'EX', ARGV[13]) then return 2 end
 local ttl = tonumber(ARGV[8])
 if ARGV[6] == '1' then
     redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
@@ -116,7 +119,7 @@ else
     if ARGV[7] == '1' then redis.call('DEL', KEYS[2]) end
 end
 -- The counted lists, read by position (i: the count of the next one).
-local i = 13
+local i = 14
 local count = tonumber(ARGV[i])
 local first, last = i + 1, i + count
 local length = 0
@@ -177,17 +180,27 @@ class RedisBackend:
         idle_seconds: float = 1800,
         unopened_seconds: float = 600,
         window: float = 0.0,
+        timeout: float = TIMEOUT_SECONDS,
     ) -> None:
         # A burst (thousands of players reconnecting, a restart) would need a connection
         # per request in flight; redis-py's default pool refuses past 100. This pool makes
         # the burst wait its turn for one of a bounded set of connections instead.
+        # Every command has a deadline, ``timeout``: waiting for a free connection,
+        # connecting, and each reply (redis-py drops a connection whose read timed out,
+        # and retries nothing: its connections' default). RESP2: no pushes between
+        # replies, on any connection.
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
             max_connections=REDIS_CONNECTIONS,
-            timeout=REDIS_WAIT_SECONDS,
+            timeout=timeout,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            protocol=2,
             decode_responses=True,
             health_check_interval=5,
         )
+        self.timeout = timeout
+        """Seconds any one call to Redis may take, commands and connecting included."""
         self.redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
         self.hub = hub
@@ -199,11 +212,11 @@ class RedisBackend:
         """What this node last wrote of each room's row (``rows.py``)."""
         self._expiry: dict[str, tuple[int, float]] = {}
         """Each room's keys' time to live as this node last set it, and when."""
-        self.pipe = Pipe(pool, window)
+        self.pipe = Pipe(pool, window, timeout)
         """The commits and forwards of every roll, sent together when they come within
         ``window`` seconds of each other."""
         self.owners = RedisOwners(
-            self.redis, self.pipe, prefix, self._room, self._owner, self._people
+            self.redis, self.pipe, prefix, self._room, self._owner, self._people, timeout
         )
         self.log = self
         self.bus = self
@@ -258,11 +271,13 @@ class RedisBackend:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener  # its connection closes on the way out
+        # One deadline for the lot: a stopping node never waits on a stalled Redis.
         with contextlib.suppress(RedisError, OSError):
-            for code in self.hub.rooms():
-                fields = [self.owners.key(s) for s in self.hub.sessions(code)]
-                if fields:
-                    await self.redis.hdel(self._people(code), *fields)
+            async with asyncio.timeout(self.timeout):
+                for code in self.hub.rooms():
+                    fields = [self.owners.key(s) for s in self.hub.sessions(code)]
+                    if fields:
+                        await self.redis.hdel(self._people(code), *fields)
         await self.pipe.stop()
         await self.redis.aclose(close_connection_pool=True)
 
@@ -273,7 +288,10 @@ class RedisBackend:
 
     async def load(self, code: str) -> Room | None:
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
+            async with (
+                asyncio.timeout(self.timeout),
+                self.redis.pipeline(transaction=False) as pipe,
+            ):
                 pipe.hmget(self._room(code), "data", "live")
                 pipe.lrange(self._actions(code), 0, -1)
                 (data, live), actions = await pipe.execute()
@@ -290,12 +308,13 @@ class RedisBackend:
 
     async def load_record(self, code: str, game: int | None) -> str | None:
         try:
-            if game is None:
-                latest = await self.redis.get(self._record(code, "latest"))
-                if latest is None:
-                    return None
-                game = int(latest)
-            text = await self.redis.get(self._record(code, game))
+            async with asyncio.timeout(self.timeout):
+                if game is None:
+                    latest = await self.redis.get(self._record(code, "latest"))
+                    if latest is None:
+                        return None
+                    game = int(latest)
+                text = await self.redis.get(self._record(code, game))
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error
         return None if text is None else str(text)
@@ -308,7 +327,8 @@ class RedisBackend:
 
     async def probe(self) -> bool:
         try:
-            return bool(await self.redis.ping())
+            async with asyncio.timeout(self.timeout):
+                return bool(await self.redis.ping())
         except (RedisError, OSError):
             return False
 
@@ -316,28 +336,12 @@ class RedisBackend:
         """The current game's stored actions, for checks."""
         return [jsontext.loads(a) for a in await self.redis.lrange(self._actions(code), 0, -1)]
 
-    async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
+    async def commit(
+        self, room: Room, work: Work, *, created: bool = False, request: str = ""
+    ) -> bool:
         code = room.code
         if not work.durable:
-            if not work.messages:
-                return True
-            try:
-                sent = await self.pipe.script(
-                    _SEND,
-                    [self._owner(code), self._room(code), self._people(code)],
-                    [
-                        self.owners.node,
-                        str(room.rev),
-                        self._inboxes,
-                        self._envelope(work.messages, room, work.answers),
-                    ],
-                )
-            except (RedisError, OSError) as error:
-                raise StoreUnavailable(str(error)) from error
-            if int(sent) != 1:
-                return False
-            self._deliver_here(room, work.messages)
-            return True
+            return await self._send(room, work)
         first_seq = room.version - len(work.actions) + 1
         actions = [
             jsontext.dumps({**action_to_data(a), "seq": first_seq + i})
@@ -377,6 +381,7 @@ class RedisBackend:
             code,
             "" if whole is not None else jsontext.dumps(room.live_data()),
             "1" if expires else "0",
+            str(REQUEST_SECONDS),
             str(len(actions)),
             *actions,
             str(len(work.timers)),
@@ -388,11 +393,22 @@ class RedisBackend:
         ]
         keys = [self._room(code), self._actions(code), self._owner(code)]
         keys += [self._timers, self._people(code)]
+        if request:
+            keys.append(self.owners.request_key(code, request))
         try:
             answer = await self.pipe.script(_COMMIT, keys, args)
+        except Unanswered as error:
+            self._forget(code)  # it may have been written: this node no longer knows
+            raise StoreUnanswered(str(error)) from error
         except (RedisError, OSError) as error:
             self._forget(code)
             raise StoreUnavailable(str(error)) from error
+        except BaseException:
+            self._forget(code)  # cut short (a deadline above this one): as unanswered
+            raise
+        if int(answer) == 2:
+            # Its sender lost the answer and gave the intent up meanwhile: not applied.
+            raise ProtocolError("unavailable", "the intent was given up; nothing changed")
         if int(answer) != 1:
             self._forget(code)  # another node owns it now: its row is not ours to know
             return False
@@ -403,6 +419,31 @@ class RedisBackend:
         elif whole is not None:
             self.rows.written(code, whole, room.version)
         self._timers_set(work)
+        self._deliver_here(room, work.messages)
+        return True
+
+    async def _send(self, room: Room, work: Work) -> bool:
+        """A change that writes nothing: its messages, from the owner at its revision."""
+        if not work.messages:
+            return True
+        code = room.code
+        try:
+            sent = await self.pipe.script(
+                _SEND,
+                [self._owner(code), self._room(code), self._people(code)],
+                [
+                    self.owners.node,
+                    str(room.rev),
+                    self._inboxes,
+                    self._envelope(work.messages, room, work.answers),
+                ],
+            )
+        except Unanswered as error:
+            raise StoreUnanswered(str(error)) from error
+        except (RedisError, OSError) as error:
+            raise StoreUnavailable(str(error)) from error
+        if int(sent) != 1:
+            return False
         self._deliver_here(room, work.messages)
         return True
 
@@ -566,7 +607,10 @@ class RedisBackend:
         try:
             # The value as the runtime keeps it (a reconnecting owner reads it back);
             # whether the connection shows odds is set again by the owner's own map.
-            async with self.redis.pipeline(transaction=False) as pipe:
+            async with (
+                asyncio.timeout(self.timeout),
+                self.redis.pipeline(transaction=False) as pipe,
+            ):
                 pipe.hset(self._people(code), self.owners.key(session), session.secret_hash)
                 # A commit may leave the expiry standing for days: a presence hash made
                 # anew by this join gets one of its own, the longest a room's can be.
@@ -577,7 +621,8 @@ class RedisBackend:
 
     async def leave(self, code: str, session: Session) -> None:
         try:
-            await self.redis.hdel(self._people(code), self.owners.key(session))
+            async with asyncio.timeout(self.timeout):
+                await self.redis.hdel(self._people(code), self.owners.key(session))
         except (RedisError, OSError) as error:
             log.warning("could not record a disconnect in Redis: %s", error)
 

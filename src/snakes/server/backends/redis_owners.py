@@ -10,6 +10,9 @@
 - Right after this node could not reach Redis, it cannot tell a dead node from its
   own blindness: for a grace period it takes every node for alive, so a Redis stall
   never moves rooms, drops players or skips their turns.
+- Every call to Redis here has the deadline ``timeout``. A forwarded intent whose
+  answer does not come within it may have been applied or not (:class:`OutcomeLost`);
+  when it has an id, :meth:`RedisOwners.settle` finds out which once Redis answers.
 """
 
 from __future__ import annotations
@@ -27,10 +30,10 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from snakes.server import jsontext
-from snakes.server.backends.redis_pipe import Pipe
+from snakes.server.backends.redis_pipe import Pipe, Unanswered
 from snakes.server.rooms.errors import ProtocolError, unavailable
 from snakes.server.rooms.work import Caller
-from snakes.server.runtime.owners import ANSWERED, NotOwner, Serve
+from snakes.server.runtime.owners import ANSWERED, NotOwner, OutcomeLost, Serve
 from snakes.server.runtime.session import Session
 
 log = logging.getLogger("snakes.owners")
@@ -39,8 +42,11 @@ HEARTBEAT_SECONDS = 1.0
 HEARTBEAT_TIMEOUT = 1.5
 """A heartbeat that takes longer than this counts as Redis being unreachable."""
 NODE_STALE_SECONDS = 3.0
-FORWARD_SECONDS = 3.0
-"""How long a forwarded intent waits for the owner's answer."""
+REQUEST_SECONDS = 3600
+"""How long an intent's outcome is kept under its id (and a given-up mark)."""
+SETTLE_SECONDS = 600.0
+"""How long :meth:`RedisOwners.settle` keeps asking before it leaves the outcome unknown."""
+SETTLE_RETRY_SECONDS = 0.5
 
 # KEYS: owner, room. ARGV: this node, the owner seen ('' for none).
 _TAKE = """
@@ -66,10 +72,13 @@ class RedisOwners:
         room_key: Key,
         owner_key: Key,
         people_key: Key,
+        timeout: float,
     ) -> None:
         self.redis = redis
         self.pipe = pipe
         self.prefix = prefix
+        self.timeout = timeout
+        """Seconds any call to Redis here may take (a forward: the owner's answer too)."""
         self.node = secrets.token_hex(6)
         self._room_key, self._owner_key, self._people_key = room_key, owner_key, people_key
         self._take = redis.register_script(_TAKE)
@@ -110,15 +119,17 @@ class RedisOwners:
         for task in self._tasks:
             task.cancel()
         with contextlib.suppress(RedisError, OSError):
-            await self.redis.zrem(self._nodes, self.node)
+            async with asyncio.timeout(self.timeout):
+                await self.redis.zrem(self._nodes, self.node)
 
     async def _beat(self) -> None:
         now = time.time()
-        async with self.redis.pipeline(transaction=False) as pipe:
+        deadline = min(self.timeout, HEARTBEAT_TIMEOUT)
+        async with asyncio.timeout(deadline), self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self._nodes, {self.node: now})
             pipe.zremrangebyscore(self._nodes, "-inf", now - 3600)
             pipe.zrangebyscore(self._nodes, "-inf", now - NODE_STALE_SECONDS)
-            *_, stale = await asyncio.wait_for(pipe.execute(), HEARTBEAT_TIMEOUT)
+            *_, stale = await pipe.execute()
         self._stale = set(stale) - {self.node}
 
     async def _heartbeat(self) -> None:
@@ -165,7 +176,8 @@ class RedisOwners:
 
     async def members(self, code: str) -> dict[str, str]:
         try:
-            people: dict[str, str] = await self.redis.hgetall(self._people_key(code))  # type: ignore[assignment]
+            async with asyncio.timeout(self.timeout):
+                people: dict[str, str] = await self.redis.hgetall(self._people_key(code))  # type: ignore[assignment]
         except (RedisError, OSError):
             return {}
         return {k: v for k, v in people.items() if self.alive(k)}
@@ -177,26 +189,28 @@ class RedisOwners:
         if cached is not None and self.alive_node(cached):
             return cached
         try:
-            owner: str | None = await self.redis.get(self._owner_key(code))  # type: ignore[assignment]
-            if owner == self.node:
-                return None
-            if owner is not None and self.alive_node(owner):
-                self._owners[code] = owner
-                return str(owner)
-            taken = await self._take(
-                keys=[self._owner_key(code), self._room_key(code)], args=[self.node, owner or ""]
-            )
+            async with asyncio.timeout(self.timeout):
+                owner: str | None = await self.redis.get(self._owner_key(code))  # type: ignore[assignment]
+                if owner == self.node:
+                    return None
+                if owner is not None and self.alive_node(owner):
+                    self._owners[code] = owner
+                    return str(owner)
+                taken = await self._take(
+                    keys=[self._owner_key(code), self._room_key(code)],
+                    args=[self.node, owner or ""],
+                )
+                if int(taken) == -1:
+                    raise ProtocolError("room_not_found", "no room has that code")
+                if int(taken) == 1:
+                    self._owners.pop(code, None)
+                    if owner:
+                        log.info("room %s taken over from node %s", code, owner)
+                    return None
+                return await self._owner_now(code)
         except (RedisError, OSError):
             self._outage()
             raise unavailable() from None
-        if int(taken) == -1:
-            raise ProtocolError("room_not_found", "no room has that code")
-        if int(taken) == 1:
-            self._owners.pop(code, None)
-            if owner:
-                log.info("room %s taken over from node %s", code, owner)
-            return None
-        return await self._owner_now(code)
 
     async def _owner_now(self, code: str) -> str | None:
         owner: str | None = await self.redis.get(self._owner_key(code))  # type: ignore[assignment]
@@ -207,7 +221,8 @@ class RedisOwners:
 
     async def holds(self, code: str) -> bool:
         try:
-            return bool(await self.redis.get(self._owner_key(code)) == self.node)
+            async with asyncio.timeout(self.timeout):
+                return bool(await self.redis.get(self._owner_key(code)) == self.node)
         except (RedisError, OSError):
             return False
 
@@ -228,7 +243,7 @@ class RedisOwners:
     ) -> dict[str, Any] | None:
         # Unique among every node's requests (an update names the ones it answers, and
         # every node in the room hears it), without a system call for randomness.
-        ident = f"{self.node}.{next(self._requests)}"
+        ident = self.new_ident()
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[ident] = future
         request = {
@@ -239,29 +254,71 @@ class RedisOwners:
             "op": op,
             "args": args,
             # With the request's id the owner may answer with the update it causes.
-            "caller": [caller.connection, caller.secret_hash, ident if listening else ""],
+            "caller": [
+                caller.connection,
+                caller.secret_hash,
+                ident if listening else "",
+                caller.ident,
+            ],
         }
         try:
-            heard = await self.pipe.execute("PUBLISH", self._inbox(node), jsontext.dumps(request))
-            if not heard:
-                reply = None  # nobody listens there: that node is gone
-                if time.monotonic() >= self._blind_until:
-                    self._gone.add(node)
-            else:
-                reply = await asyncio.wait_for(future, FORWARD_SECONDS)
-        except (RedisError, OSError):
+            # The request and its answer within one deadline: past it, the owner may
+            # have applied the intent or not (or may yet, once Redis passes it on).
+            async with asyncio.timeout(self.timeout):
+                heard = await self.pipe.execute(
+                    "PUBLISH", self._inbox(node), jsontext.dumps(request)
+                )
+                if not heard:
+                    reply = None  # nobody listens there: that node is gone
+                    if time.monotonic() >= self._blind_until:
+                        self._gone.add(node)
+                else:
+                    reply = await future
+        except (Unanswered, TimeoutError):
             self._outage()
+            raise OutcomeLost(code) from None
+        except (RedisError, OSError):
+            self._outage()  # never sent: nothing changed
             raise unavailable() from None
-        except TimeoutError:
-            reply = None
         finally:
             self._pending.pop(ident, None)
+        if reply is not None and reply.get("error", {}).get("code") == "outcome_unknown":
+            raise OutcomeLost(code)  # the owner's own commit went unanswered
         if reply is None or reply.get("error", {}).get("code") == "not_owner":
             self._owners.pop(code, None)
             if node not in self._gone:
                 await asyncio.sleep(0.5)  # give a dying owner's lease time to run out
             return None
         return reply
+
+    def new_ident(self) -> str:
+        """An id for an intent, unique among every node's."""
+        return f"{self.node}.{next(self._requests)}"
+
+    def request_key(self, code: str, ident: str) -> str:
+        """Where an intent's outcome is kept: 'a' once applied, 'x' once given up."""
+        return f"{self.prefix}room:{{{code}}}:request:{ident}"
+
+    async def settle(self, code: str, ident: str) -> bool | None:
+        """Whether the intent ``ident`` was applied, for a sender that lost its answer;
+        None if Redis does not answer within ``SETTLE_SECONDS``.
+
+        Once Redis answers, the intent is marked given up unless its commit got there
+        first ('x', set only where nothing is): either way the mark is final, since the
+        commit script applies nothing whose mark is there. An earlier try that went
+        unanswered may have set the mark itself: it reads 'x' then, not applied.
+        """
+        key = self.request_key(code, ident)
+        give_up = time.monotonic() + SETTLE_SECONDS
+        while time.monotonic() < give_up:
+            try:
+                async with asyncio.timeout(self.timeout):
+                    if await self.redis.set(key, "x", nx=True, ex=REQUEST_SECONDS):
+                        return False
+                    return bool(await self.redis.get(key) == "a")
+            except (RedisError, OSError):
+                await asyncio.sleep(SETTLE_RETRY_SECONDS)
+        return None
 
     def answered(self, idents: list[str]) -> None:
         """Forwarded intents answered by an update that just arrived on a room channel."""
@@ -291,6 +348,8 @@ class RedisOwners:
             reply["result"] = result
         except NotOwner:
             reply["error"] = {"code": "not_owner", "message": "not the owner"}
+        except OutcomeLost:
+            reply["error"] = {"code": "outcome_unknown", "message": "the store did not answer"}
         except ProtocolError as error:
             reply["error"] = {"code": error.code, "message": error.message}
             if error.retry_after is not None:

@@ -15,6 +15,15 @@ wake-up for its replies, Redis one to read it, and every node it publishes to on
 
 A failure of the connection fails every command of that write (the store is
 unavailable to them, as with any other command) and the next write connects again.
+
+Every command has a deadline (``timeout`` seconds from when it was asked): one that
+waited that long in the queue is never sent, and a write whose replies are not all in
+by its first command's deadline is given up, its connection dropped (a late reply can
+never be taken for the next write's) and made again for the next write. A command that
+went out and got no answer raises :class:`Unanswered`: Redis may yet carry it out.
+
+The connection speaks RESP2 (no pushes: replies come strictly one per command, in
+order), and arguments are typed as redis-py's are: bytes, str, int or float.
 """
 
 from __future__ import annotations
@@ -26,21 +35,49 @@ import logging
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import DataError, NoScriptError, RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from snakes.server.backends.redis_wire import Replies
 
 log = logging.getLogger("snakes.redis")
 
 Reply = Any
+TIMEOUT_SECONDS = 2.0
+"""How long a command may wait for its reply, queue included, unless told otherwise."""
+
+
+class Unanswered(RedisTimeout):
+    """The command went out to Redis, and its answer did not come in time (or the
+    connection broke first): Redis may carry it out yet, or may have."""
+
+
+class Queued:
+    """One command waiting to go out: its bytes, its reply, its deadline."""
+
+    __slots__ = ("deadline", "packed", "reply", "sent")
+
+    def __init__(self, packed: bytes, reply: asyncio.Future[Reply], deadline: float) -> None:
+        self.packed = packed
+        self.reply = reply
+        self.deadline = deadline
+        self.sent = False
+        """Written to Redis: from then on, a lost reply leaves its outcome unknown."""
 
 
 class Pipe:
-    def __init__(self, pool: aioredis.ConnectionPool, window: float = 0.0) -> None:
+    def __init__(
+        self,
+        pool: aioredis.ConnectionPool,
+        window: float = 0.0,
+        timeout: float = TIMEOUT_SECONDS,
+    ) -> None:
         self._pool = pool
         self.window = window
         """Seconds a write waits for more commands to go with it."""
-        self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]] = []
+        self.timeout = timeout
+        """Seconds a command may take from being asked to its reply."""
+        self._waiting: list[Queued] = []
         self._wake = asyncio.Event()
         self._first_at = 0.0
         """When the first command now waiting was queued (the loop's clock)."""
@@ -64,17 +101,32 @@ class Pipe:
         self._waiting = []
         await self._drop()
 
-    async def execute(self, *command: Any) -> Reply:
-        """Send one command with the next write; its reply, or the error Redis gave."""
+    async def execute(self, *command: Any, timeout: float | None = None) -> Reply:
+        """Send one command with the next write; its reply, or the error Redis gave.
+
+        Past ``timeout`` seconds (the pipe's own by default) it fails: with
+        :class:`Unanswered` when it was sent, else with a plain ``TimeoutError`` of
+        redis-py's (then it never reaches Redis)."""
+        packed = _resp(command)  # a bad argument fails here, alone
         if self._task is None or self._task.done():
             raise ConnectionError("the Redis pipe is not running")
         loop = asyncio.get_running_loop()
         reply: asyncio.Future[Reply] = loop.create_future()
+        now = loop.time()
         if not self._waiting:
-            self._first_at = loop.time()
-        self._waiting.append((command, reply))
+            self._first_at = now
+        queued = Queued(packed, reply, now + (self.timeout if timeout is None else timeout))
+        self._waiting.append(queued)
         self._wake.set()
-        return await reply
+        try:
+            # Given up (or cancelled), the reply is cancelled with it: the writer then
+            # skips the command, or drops its reply.
+            async with asyncio.timeout_at(queued.deadline):
+                return await reply
+        except TimeoutError:
+            if queued.sent:
+                raise Unanswered(f"Redis did not answer {_name(command)} in time") from None
+            raise RedisTimeout(f"Redis was not reached for {_name(command)} in time") from None
 
     async def script(self, source: str, keys: list[str], args: list[Any]) -> Reply:
         """Run a Lua script by its digest, loading it first where Redis lacks it (after
@@ -96,7 +148,10 @@ class Pipe:
                 if left > 0:
                     await asyncio.sleep(left)
             self._wake.clear()
-            batch, self._waiting = self._waiting, []
+            # A command whose caller has given up (its deadline passed in the queue)
+            # is not sent at all.
+            batch = [q for q in self._waiting if not q.reply.done()]
+            self._waiting = []
             if not batch:
                 continue
             try:
@@ -108,25 +163,33 @@ class Pipe:
                 await self._drop()
                 self._fail(batch, error)
 
-    async def _write(self, batch: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]]) -> None:
+    async def _write(self, batch: list[Queued]) -> None:
+        sent = False
         try:
-            connection, replies = await self._connect()
-            packed = b"".join([_resp(command) for command, _ in batch])
-            await connection.send_packed_command(packed, check_health=False)
-            self.writes += 1
-            self.commands += len(batch)
-            answers: list[Reply] = []
-            while len(answers) < len(batch):  # the next write waits for all of them
-                answers += await replies.some()
-            for (_, future), answer in zip(batch, answers, strict=True):
-                if future.done():
+            # The write's deadline is its first command's: none of them waits longer.
+            async with asyncio.timeout_at(min(q.deadline for q in batch)):
+                connection, replies = await self._connect()
+                packed = b"".join([q.packed for q in batch])
+                for queued in batch:
+                    queued.sent = True
+                sent = True
+                await connection.send_packed_command(packed, check_health=False)
+                self.writes += 1
+                self.commands += len(batch)
+                answers: list[Reply] = []
+                while len(answers) < len(batch):  # the next write waits for all of them
+                    answers += await replies.some()
+            for queued, answer in zip(batch, answers, strict=True):
+                if queued.reply.done():
                     continue
                 if isinstance(answer, ResponseError):  # this command's own error
-                    future.set_exception(answer)
+                    queued.reply.set_exception(answer)
                 else:
-                    future.set_result(answer)
-        except (RedisError, OSError) as error:
-            await self._drop()
+                    queued.reply.set_result(answer)
+        except (RedisError, OSError) as error:  # TimeoutError among them
+            await self._drop()  # replies may come late: never on a connection reused
+            if sent:
+                error = Unanswered(f"no answer from Redis: {error or 'timed out'}")
             self._fail(batch, error)
         except asyncio.CancelledError:
             await self._drop()  # a write cut short leaves replies unread
@@ -144,6 +207,10 @@ class Pipe:
         if self._connection is None or self._replies is None:
             # Its own connection, outside the pool's count.
             connection = self._pool.make_connection()  # type: ignore[no-untyped-call]
+            if connection.get_protocol() not in (2, "2"):
+                # RESP3 may push a message between replies, and replies are matched to
+                # commands by their order.
+                raise ConnectionError("the Redis pipe needs a RESP2 connection (protocol=2)")
             await connection.connect()
             self._connection, self._replies = connection, Replies(connection)
         return self._connection, self._replies
@@ -156,12 +223,10 @@ class Pipe:
                 await connection.disconnect()
 
     @staticmethod
-    def _fail(
-        batch: list[tuple[tuple[Any, ...], asyncio.Future[Reply]]], error: BaseException
-    ) -> None:
-        for _, reply in batch:
-            if not reply.done():
-                reply.set_exception(
+    def _fail(batch: list[Queued], error: BaseException) -> None:
+        for queued in batch:
+            if not queued.reply.done():
+                queued.reply.set_exception(
                     error if isinstance(error, RedisError | OSError) else ConnectionError(error)
                 )
 
@@ -171,9 +236,33 @@ def _resp(command: tuple[Any, ...]) -> bytes:
     of arguments, and packing them was an eighth of a roll's CPU on a node."""
     parts = [b"*%d\r\n" % len(command)]
     for argument in command:
-        data = argument if isinstance(argument, bytes) else str(argument).encode()
+        data = _argument(argument)
         parts.append(b"$%d\r\n%b\r\n" % (len(data), data))
     return b"".join(parts)
+
+
+def _argument(value: Any) -> bytes:
+    """An argument as redis-py's encoder takes it: bytes, text, a number; nothing else
+    (a bool, None or an object is a mistake, not something to turn into text)."""
+    match value:
+        case bytes():
+            return value
+        case str():
+            return value.encode()
+        case bool():
+            raise DataError("a bool is not a Redis argument; send 0 or 1, or text")
+        case int():
+            return b"%d" % value
+        case float():
+            return repr(value).encode()
+        case _:
+            raise DataError(
+                f"a {type(value).__name__} is not a Redis argument: bytes, str, int or float"
+            )
+
+
+def _name(command: tuple[Any, ...]) -> str:
+    return str(command[0]) if command and isinstance(command[0], str | bytes) else "a command"
 
 
 def _digest(source: str) -> str:

@@ -86,6 +86,9 @@ class Caller:
     request: str = ""
     """A forwarded intent's id, when the node that forwarded it hears the room's updates:
     its answer can then travel with the update it caused instead of apart."""
+    ident: str = ""
+    """The intent's id where its outcome is kept with its commit (Redis), so that a
+    sender who lost the answer can learn whether it was applied; empty: not kept."""
 
 
 class RoomDice(Protocol):

@@ -25,6 +25,11 @@ class NotOwner(Exception):
     """This process does not (or no longer) own the room: route the intent again."""
 
 
+class OutcomeLost(Exception):
+    """The intent went out (to the room's owner, or as a commit to the store) and its
+    answer was lost within the deadline: it may have been applied, or may be yet."""
+
+
 class Owners(Protocol):
     node: str
     """This node's name."""
@@ -58,6 +63,15 @@ class Owners(Protocol):
 
     def serve(self, handler: Serve) -> None:
         """Where forwarded operations go on this node."""
+        ...
+
+    def new_ident(self) -> str:
+        """An id for an intent whose outcome is kept with its commit."""
+        ...
+
+    async def settle(self, code: str, ident: str) -> bool | None:
+        """Whether the intent ``ident``, whose answer was lost, was applied (it never will
+        be after this): asked until the store answers; None if it never does."""
         ...
 
     async def members(self, code: str) -> dict[str, str]:
@@ -99,6 +113,12 @@ class LocalOwners:
 
     def serve(self, handler: Serve) -> None:
         """Nothing arrives from other nodes."""
+
+    def new_ident(self) -> str:
+        return ""  # in one process no answer is lost on the way: no outcome is kept
+
+    async def settle(self, code: str, ident: str) -> bool | None:
+        raise AssertionError("one process keeps no outcomes")
 
     async def members(self, code: str) -> dict[str, str]:
         return {}

@@ -23,15 +23,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from snakes.engine import Board, Rules
-from snakes.server.backends.interfaces import Backend, StoreUnavailable
+from snakes.server.backends.interfaces import Backend, StoreUnanswered, StoreUnavailable
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
 from snakes.server.rooms import lifecycle
-from snakes.server.rooms.errors import ProtocolError, unavailable
+from snakes.server.rooms.errors import OutcomeUnknown, ProtocolError, unavailable
 from snakes.server.rooms.model import Kind, Mode, Room, Seat
 from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.intents import OPERATIONS, Operation, no_presence, nothing
-from snakes.server.runtime.owners import ANSWERED, LocalOwners, NotOwner, Owners
+from snakes.server.runtime.owners import ANSWERED, LocalOwners, NotOwner, OutcomeLost, Owners
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 
@@ -47,6 +47,28 @@ FIRE_ATTEMPTS = 20
 """A due timer whose room is between owners is tried this often, PROBE_SECONDS apart."""
 NODE_SWEEP_TICKS = 30
 """Seconds between full looks for connections of dead nodes (besides when one dies)."""
+RECORDED = frozenset(
+    {"join", "leave", "start", "rules", "seed", "add_ai", "remove", "rematch", "finish_ai",
+     "reactions"}
+)  # fmt: skip
+"""Intents whose outcome is kept under an id with their commit (with Redis), so that a
+sender who lost the answer learns whether it was applied. A roll needs none: it names
+the version it saw, so a copy sent again is refused (``stale_version``)."""
+UNKNOWABLE = RECORDED | {"roll"}
+"""Players' intents: a lost answer leaves their sender an ``outcome_unknown``. The
+server's own operations (connect, drop, view, fire, restart, resync) and reactions
+are told ``unavailable`` instead: they change nothing, or put themselves right (the
+store is read again, countdowns start again in full, the state is sent again)."""
+
+
+class Attempt:
+    """One intent on its way: whether it went out where a lost answer leaves its
+    outcome unknown (a commit sent to the store, or a request to the room's owner)."""
+
+    __slots__ = ("sent",)
+
+    def __init__(self) -> None:
+        self.sent = False
 
 
 @dataclass(frozen=True)
@@ -61,9 +83,19 @@ class RoomRuntime:
     """Every room this process owns, and the doors to the rest (create, intents, views)."""
 
     def __init__(
-        self, settings: Settings, backend: Backend, dice: RoomDice, hub: Hub, owners: Owners
+        self,
+        settings: Settings,
+        backend: Backend,
+        dice: RoomDice,
+        hub: Hub,
+        owners: Owners,
+        *,
+        deadline: float | None = None,
     ) -> None:
         self.settings = settings
+        self.deadline = deadline
+        """Seconds within which every intent and lookup is answered (with Redis: the
+        store may stall; SQLite is on this machine and answers or fails by itself)."""
         self.backend = backend
         self.clock = backend.clock
         self.dice = dice
@@ -186,7 +218,7 @@ class RoomRuntime:
         secret = new_secret()
         args = {"name": name, "colour": colour, "secret_hash": hash_secret(secret)}
         code = _checked(code)
-        index: int = await self._run(code, "join", args)
+        index: int = await self._run(code, "join", args, Caller(ident=self.owners.new_ident()))
         return code, index, secret
 
     async def view(self, code: str) -> dict[str, Any]:
@@ -258,20 +290,53 @@ class RoomRuntime:
         """A player's intent (roll, leave, start, rules, …) for the room it said hello to."""
         if session.room is None:
             raise ProtocolError("not_in_room", "say hello to a room first")
-        await self._run(session.room, name, args, Caller(session.id, session.secret_hash))
+        ident = self.owners.new_ident() if name in RECORDED else ""
+        await self._run(
+            session.room, name, args, Caller(session.id, session.secret_hash, "", ident)
+        )
 
     # ---- routing: here if this process owns the room, else to its owner -----------------
 
     async def _run(self, code: str, op: str, args: dict[str, Any], caller: Caller = NOBODY) -> Any:
+        """Apply an operation here or at the room's owner, answered within the deadline:
+        ``unavailable`` when nothing changed, ``outcome_unknown`` when it may have."""
+        attempt = Attempt()
+        try:
+            async with asyncio.timeout(self.deadline):
+                return await self._route(code, op, args, caller, attempt)
+        except TimeoutError:
+            self._store_failed()
+            if attempt.sent and op in UNKNOWABLE:
+                raise self._unknown(code, caller) from None
+            raise unavailable() from None
+        except OutcomeLost:
+            if op not in UNKNOWABLE:
+                raise unavailable() from None
+            raise self._unknown(code, caller) from None
+
+    def _unknown(self, code: str, caller: Caller) -> OutcomeUnknown:
+        """The answer was lost: find out, once the store is back, what became of it."""
+        if not caller.ident:
+            return OutcomeUnknown()
+        verdict = asyncio.create_task(self.owners.settle(code, caller.ident))
+        self._tasks = [t for t in self._tasks if not t.done()]
+        self._tasks.append(verdict)  # type: ignore[arg-type]  # kept until it is done
+        return OutcomeUnknown(verdict)
+
+    async def _route(
+        self, code: str, op: str, args: dict[str, Any], caller: Caller, attempt: Attempt
+    ) -> Any:
         for _ in range(ROUTE_ATTEMPTS):
             owner = None if code in self._rooms else await self.owners.route(code)
             if owner is None:
                 try:
-                    return await self._apply(code, OPERATIONS[op], args, caller)
+                    return await self._apply(code, OPERATIONS[op], args, caller, attempt)
                 except NotOwner:
                     continue
             listening = bool(self.hub.sessions(code))
+            attempt.sent = True
             reply = await self.owners.forward(owner, code, op, args, caller, listening=listening)
+            attempt.sent = False  # answered: not applied where it went, or told how
             if reply is None:
                 continue  # the owner did not answer or no longer owns it: route again
             error = reply.get("error")
@@ -286,7 +351,8 @@ class RoomRuntime:
         """An intent forwarded by another node to this one, the room's owner."""
         if code not in self._rooms and not await self.owners.holds(code):
             raise NotOwner(code)
-        return await self._apply(code, OPERATIONS[op], args, caller)
+        # The sender keeps the deadline: its own answer is what is bounded.
+        return await self._apply(code, OPERATIONS[op], args, caller, Attempt())
 
     @staticmethod
     def _answer_with_update(step: Step, result: Any, caller: Caller) -> bool:
@@ -299,14 +365,19 @@ class RoomRuntime:
     # ---- applying: one intent at a time per room; commit, then swap ---------------------
 
     async def _apply(
-        self, code: str, operation: Operation, args: dict[str, Any], caller: Caller
+        self,
+        code: str,
+        operation: Operation,
+        args: dict[str, Any],
+        caller: Caller,
+        attempt: Attempt,
     ) -> Any:
         lock = self._locks.get(code)
         if lock is None:
             lock = self._locks[code] = asyncio.Lock()
         try:
             async with lock:
-                return await self._apply_in_turn(code, operation, args, caller)
+                return await self._apply_in_turn(code, operation, args, caller, attempt)
         finally:
             if code not in self._rooms:
                 if not self._presence.get(code, True):
@@ -316,7 +387,12 @@ class RoomRuntime:
                     del self._locks[code]  # the room's queue goes with the room
 
     async def _apply_in_turn(
-        self, code: str, operation: Operation, args: dict[str, Any], caller: Caller
+        self,
+        code: str,
+        operation: Operation,
+        args: dict[str, Any],
+        caller: Caller,
+        attempt: Attempt,
     ) -> Any:
         try:
             room = self._rooms.get(code) or await self._take(code)
@@ -343,15 +419,13 @@ class RoomRuntime:
             if step.work.durable:
                 step.room.rev = room.rev + 1
             answered = self._answer_with_update(step, result, caller)
-            committed = await self.backend.commit(step.room, step.work)
-        except StoreUnavailable:
+            attempt.sent = step.work.durable
+            committed = await self.backend.commit(step.room, step.work, request=caller.ident)
+            attempt.sent = False
+        except BaseException as error:
             undo()
             self._seen.pop(code, None)
-            self._store_failed()
-            raise unavailable() from None
-        except BaseException:
-            undo()
-            self._seen.pop(code, None)
+            self._not_committed(code, error, attempt)
             raise
         if not committed:
             self._let_go(code)
@@ -366,6 +440,22 @@ class RoomRuntime:
         else:
             self._rooms[code] = step.room
         return ANSWERED if answered else result
+
+    def _not_committed(self, code: str, error: BaseException, attempt: Attempt) -> None:
+        """After a change failed: raise what its sender is told, if the store failed."""
+        unsure = isinstance(error, StoreUnanswered) or not isinstance(
+            error, StoreUnavailable | ProtocolError
+        )  # its answer lost, or the wait for it cut short
+        if attempt.sent and unsure:
+            # The commit went out and may have been stored (or be yet): the room is read
+            # again before its next intent, and the store's revision check keeps this
+            # node's stale copy from writing meanwhile.
+            self._let_go(code)
+        if isinstance(error, StoreUnavailable):
+            self._store_failed()
+            if attempt.sent and isinstance(error, StoreUnanswered):
+                raise OutcomeLost(code) from None
+            raise unavailable() from None
 
     async def _take(self, code: str) -> Room | None:
         """Load a room this process now owns: its snapshot, the log's tail, who is here."""

@@ -334,6 +334,7 @@ _STATUS = {
     "name_taken": 409,
     "already_started": 409,
     "unavailable": 503,
+    "outcome_unknown": 503,
     "busy": 503,
     "internal": 500,
     # The web framework's own refusals, typed by transport/http_errors.py.

@@ -8,6 +8,7 @@ a stable code: never a traceback. The socket itself (frames, limits, keepalive) 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from snakes.server import jsontext
 from snakes.server.boards import board_named
 from snakes.server.metrics import Metrics
+from snakes.server.rooms.errors import OutcomeUnknown
 from snakes.server.rooms.model import clean_name
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
@@ -98,6 +100,8 @@ async def handle(
             metrics.error(error.code)
         refusal = error_message(error.code, error.message, ref, error.retry_after)
         session.send(jsontext.dumps(refusal).encode())
+        if isinstance(error, OutcomeUnknown) and error.verdict is not None:
+            error.verdict.add_done_callback(lambda verdict: _tell(verdict, session, ref))
     except Exception:
         log.exception("intent failed")
         if metrics is not None:
@@ -106,6 +110,16 @@ async def handle(
         session.send(jsontext.dumps(failed).encode())
     if metrics is not None:
         metrics.intent(kind, time.perf_counter() - started)
+
+
+def _tell(verdict: asyncio.Future[bool | None], session: Session, ref: Any) -> None:
+    """What became of an intent answered ``outcome_unknown``: not applied, and never to
+    be, is said with ``unavailable`` and its ``ref`` (send it again); an applied one is
+    shown by the update it made."""
+    if verdict.cancelled() or verdict.exception() is not None or verdict.result() is not False:
+        return
+    message = "it was not applied, and will not be: nothing changed; send it again"
+    session.send(jsontext.dumps(error_message("unavailable", message, ref)).encode())
 
 
 async def _dispatch(
