@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import redis
 from tests.redis.private_redis import PrivateRedis
 from tests.server.online_helpers import Player, join
@@ -34,6 +36,9 @@ FLAGS = (
     "--redis-prefix", PREFIX,
 )  # fmt: skip
 _refs = itertools.count(1)
+
+# Each answer is timed against the deadline: the test runs alone, after the parallel ones.
+pytestmark = pytest.mark.serial
 
 
 def _roll(client: GameClient, seat: int, version: int) -> tuple[float, Message]:
