@@ -16,6 +16,7 @@ import click
 from snakes.cli.workers import Supervisor, follow_supervisor, reuse_port_socket, worker_count
 from snakes.server.settings import COMMIT_WINDOW_MS, REDIS_WINDOW_MS, Settings, default_data_dir
 from snakes.server.transport.connections import (
+    MAX_HEAD_BYTES,
     ConnectionGate,
     FloodFilter,
     gated_http,
@@ -471,7 +472,7 @@ def serve(
         # The game's WebSocket is served by its own protocol (transport/gamesocket.py),
         # which keeps its own keepalive and size limits.
         ws=game_socket_class(policy),
-        h11_max_incomplete_event_size=16 * 1024,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         host=host,
         port=port,
         log_config=None,
