@@ -28,6 +28,8 @@ import pytest
 from tests.support.rawsocket import OP_CLOSE, OP_CONT, OP_PING, OP_TEXT, RawSocket, frame
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
+pytestmark = pytest.mark.serial  # times another player's pongs during the flood
+
 PROBE_EVERY = 0.03
 """Seconds between the prober's pings: 33 a second, under the limit of 40."""
 ANSWER_WITHIN = 0.050

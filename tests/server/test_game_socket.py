@@ -63,6 +63,7 @@ def test_a_silent_client_is_pinged_and_kept_while_it_answers(shared: ServerProce
         raw.close()
 
 
+@pytest.mark.serial  # times the server's keepalive to a quarter of a second
 def test_a_silent_client_is_dropped_within_twice_the_keepalive(tmp_path: Path) -> None:
     """PROTOCOL.md: a client silent for ``--keepalive`` seconds is pinged, and one silent
     for twice that is dropped (30 s at the default 15), never later. The server sweeps
