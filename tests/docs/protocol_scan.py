@@ -124,10 +124,7 @@ def scan(root: Path = SRC) -> Protocol:
                 if not isinstance(target, ast.Name):
                     continue
                 value = node.value.value if isinstance(node.value, ast.Constant) else None
-                in_ws = relative in (
-                    "server/transport/gamesocket.py",
-                    "server/transport/frames.py",
-                )
+                in_ws = relative == "server/transport/gamesocket.py"
                 if in_ws and target.id.startswith("CLOSE_") and isinstance(value, int):
                     found.close_codes[target.id] = value
                 if target.id == "_STATUS" and isinstance(node.value, ast.Dict):

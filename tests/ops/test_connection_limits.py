@@ -290,3 +290,59 @@ def test_a_large_body_is_refused_with_413_before_it_is_read(tmp_path: Path) -> N
         assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "too_large"
         assert _rss_kb(server) < rss + 20_000
         assert server.post("/api/rooms", {"mode": "pass", "seats": PEOPLE})["code"]
+
+
+def _head(path: str, size: int, *, upgrade: bool = False) -> bytes:
+    """A request head of exactly ``size`` bytes, padded with one long header."""
+    lines = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    if upgrade:
+        lines += (
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        )
+    padding = size - len(lines) - len("X-Pad: \r\n\r\n")
+    head = f"{lines}X-Pad: {'p' * padding}\r\n\r\n".encode()
+    assert len(head) == size
+    return head
+
+
+@pytest.mark.parametrize(
+    ("size", "pieces", "upgrade", "status"),
+    [
+        (16 * 1024, 1, False, 200),
+        (16 * 1024, 1, True, 101),
+        (16 * 1024 + 1, 1, False, 400),
+        (60 * 1024, 1, False, 400),
+        (60 * 1024, 60, False, 400),
+        (60 * 1024, 1, True, 400),
+    ],
+    ids=["16K", "16K-upgrade", "16K+1", "60K", "60K-in-pieces", "60K-upgrade"],
+)
+def test_a_request_head_is_at_most_16_kb_whole_or_in_pieces(
+    limits_server: ServerProcess, size: int, pieces: int, upgrade: bool, status: int
+) -> None:
+    """SECURITY.md: a request head over 16 KB is refused with 400. h11 counts only a head
+    that is still unfinished; one that arrives whole in one read is measured too."""
+    head = _head("/ws" if upgrade else "/healthz", size, upgrade=upgrade)
+    sock = socket.create_connection(("127.0.0.1", limits_server.port), 10)
+    try:
+        step = -(-len(head) // pieces)
+        with contextlib.suppress(OSError):  # a refused head may be cut off mid-way
+            for start in range(0, len(head), step):
+                sock.sendall(head[start : start + step])
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+        assert answer.startswith(f"HTTP/1.1 {status} ".encode()), answer[:200]
+    finally:
+        sock.close()
+    assert limits_server.get("/healthz")["status"] == "ok"
+
+
+@pytest.fixture(scope="module")
+def limits_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_server(tmp_path_factory.mktemp("heads") / "data", *TEST_FLAGS) as server:
+        yield server

@@ -8,17 +8,16 @@ and closes with 1002 on a protocol error, 1009 on a message too big.
 
 from __future__ import annotations
 
-import base64
-import os
-import socket
-import struct
+import select
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.server.online_helpers import table
 from tests.support.client import GameClient
+from tests.support.rawsocket import RawSocket
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
 KEEPALIVE = 1.0
@@ -29,81 +28,6 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("game-socket") / "data"
     with running_server(folder, *TEST_FLAGS, "--keepalive", str(KEEPALIVE)) as process:
         yield process
-
-
-class RawSocket:
-    """A WebSocket spoken byte by byte: frames exactly as a test writes them."""
-
-    def __init__(self, port: int, path: str = "/ws", version: str = "13", key: str = "") -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        key = key or base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            (
-                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                f"Sec-WebSocket-Version: {version}\r\n\r\n"
-            ).encode()
-        )
-        self.head = b""
-        while b"\r\n\r\n" not in self.head:
-            chunk = self.sock.recv(1)
-            if not chunk:
-                break
-            self.head += chunk
-        self.status = int(self.head.split(b" ", 2)[1]) if self.head else 0
-
-    def send(self, opcode: int, payload: bytes, *, fin: bool = True, mask: bool = True) -> None:
-        head = bytes([(0x80 if fin else 0) | opcode])
-        key = os.urandom(4) if mask else b""
-        flag = 0x80 if mask else 0
-        if len(payload) < 126:
-            head += bytes([flag | len(payload)])
-        else:
-            head += bytes([flag | 126]) + struct.pack("!H", len(payload))
-        body = bytes(b ^ key[i % 4] for i, b in enumerate(payload)) if mask else payload
-        self.sock.sendall(head + key + body)
-
-    def _exact(self, n: int) -> bytes:
-        data = b""
-        while len(data) < n:
-            chunk = self.sock.recv(n - len(data))
-            if not chunk:
-                raise ConnectionError("closed")
-            data += chunk
-        return data
-
-    def read(self) -> tuple[int, bytes]:
-        """The next frame the server sends: (opcode, payload)."""
-        first, second = self._exact(2)
-        length = second & 0x7F
-        if length == 126:
-            length = struct.unpack("!H", self._exact(2))[0]
-        elif length == 127:
-            length = struct.unpack("!Q", self._exact(8))[0]
-        return first & 0x0F, self._exact(length)
-
-    def close_code(self) -> int:
-        """Read until the server's close frame, answer it as a client must; its code."""
-        while True:
-            opcode, payload = self.read()
-            if opcode == 0x8:
-                self.send(0x8, payload[:2])
-                return int.from_bytes(payload[:2], "big")
-
-    def closed(self, within: float) -> bool:
-        """Does the server end the connection within ``within`` seconds?"""
-        self.sock.settimeout(within)
-        try:
-            while self.sock.recv(4096):
-                pass
-        except TimeoutError:
-            return False
-        except OSError:
-            return True
-        return True
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 def test_a_fragmented_message_is_put_together(shared: ServerProcess) -> None:
@@ -139,14 +63,53 @@ def test_a_silent_client_is_pinged_and_kept_while_it_answers(shared: ServerProce
         raw.close()
 
 
-def test_a_client_that_answers_no_ping_is_cut_off(shared: ServerProcess) -> None:
-    raw = RawSocket(shared.port)
-    try:
-        started = time.monotonic()
-        assert raw.closed(within=6 * KEEPALIVE)
-        assert time.monotonic() - started >= KEEPALIVE
-    finally:
-        raw.close()
+@pytest.mark.serial  # times the server's keepalive to a quarter of a second
+def test_a_silent_client_is_dropped_within_twice_the_keepalive(tmp_path: Path) -> None:
+    """PROTOCOL.md: a client silent for ``--keepalive`` seconds is pinged, and one silent
+    for twice that is dropped (30 s at the default 15), never later. The server sweeps
+    its sockets every keepalive/8; four clients a quarter of a second apart meet every
+    phase of a sweep, so a sweep that rounds the wrong way shows in one of them."""
+    keepalive = 2.0
+    with running_server(tmp_path / "data", *TEST_FLAGS, "--keepalive", str(keepalive)) as server:
+        clients: list[tuple[RawSocket, float]] = []
+        for _ in range(4):
+            raw = RawSocket(server.port)
+            assert raw.status == 101
+            clients.append((raw, time.monotonic()))  # the last thing it sent: its request
+            raw.sock.setblocking(False)
+            time.sleep(keepalive / 8)  # to spread the clients over the sweeps' phases
+        pinged: dict[int, float] = {}
+        dropped: dict[int, float] = {}
+        try:
+            while len(dropped) < len(clients):
+                ready, _, _ = select.select([r.sock for r, _ in clients], [], [], 3 * keepalive)
+                assert ready, "nobody was dropped"
+                now = time.monotonic()
+                for index, (raw, since) in enumerate(clients):
+                    if raw.sock not in ready or index in dropped:
+                        continue
+                    try:
+                        data = raw.sock.recv(4096)
+                    except OSError:
+                        data = b""
+                    if not data:
+                        dropped[index] = now - since
+                    elif data[0] == 0x89:  # a ping: never answered
+                        pinged.setdefault(index, now - since)
+        finally:
+            for raw, _ in clients:
+                raw.close()
+    period = keepalive / 8
+    slack = 0.25  # a loaded machine's lateness in timers and threads
+    wrong = {i: t for i, t in dropped.items() if not 2 * keepalive - period - 0.05 <= t}
+    wrong |= {i: t for i, t in dropped.items() if t > 2 * keepalive + slack}
+    assert not wrong, f"dropped after {wrong} s of silence, not within {2 * keepalive} s"
+    assert len(pinged) == len(clients), pinged
+    late = {
+        i: t for i, t in pinged.items() if not keepalive - 0.05 <= t <= keepalive + period + slack
+    }
+    assert not late, f"pinged after {late} s of silence, not {keepalive} s"
+    assert "dropped a WebSocket that sent nothing" in server.log()
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from snakes.server.settings import (
     default_data_dir,
 )
 from snakes.server.transport.connections import (
+    MAX_HEAD_BYTES,
     ConnectionGate,
     FloodFilter,
     gated_http,
@@ -489,7 +490,7 @@ def serve(
         # The game's WebSocket is served by its own protocol (transport/gamesocket.py),
         # which keeps its own keepalive and size limits.
         ws=game_socket_class(policy),
-        h11_max_incomplete_event_size=16 * 1024,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         host=host,
         port=port,
         log_config=None,

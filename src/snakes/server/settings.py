@@ -71,8 +71,9 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     """Largest HTTP request body; a larger one is refused with 413 before it is read."""
     keepalive: float = 15.0
-    """Seconds between WebSocket pings, and how long a ping or a send may wait for the
-    client: a connection that stops reading is cut off within twice this."""
+    """Seconds of silence before a WebSocket is pinged, and how long a full send buffer
+    may take nothing: a client silent for twice this is cut off (never later), and one
+    that stops reading within twice this."""
     commit_window: float = COMMIT_WINDOW_MS / 1000
     """Seconds a change waits for other rooms' changes to share its SQLite transaction:
     one write for several rooms' rolls instead of one each (docs/BENCHMARKS.md)."""

@@ -12,8 +12,8 @@ import secrets
 from abc import ABC, abstractmethod
 
 SEND_QUEUE_LIMIT = 256
-"""A connection with this many messages its client has not taken is dropped; it
-reconnects and gets the whole state."""
+"""A connection that is written this many frames (messages, pongs, pings) while its
+client takes nothing is dropped; it reconnects and gets the whole state."""
 
 
 class Session(ABC):

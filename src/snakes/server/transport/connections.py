@@ -8,7 +8,10 @@ protocol is subclassed here (:func:`gated_http`) so that
   address) or over the overall cap is answered ``503`` and closed at once, before
   anything of it is read, so a flood from one address cannot use up the descriptors;
 - a client that has not sent a whole request head within ``header_timeout`` seconds
-  (slowloris) is disconnected; so is one that sends the next request's head too slowly.
+  (slowloris) is disconnected; so is one that sends the next request's head too slowly;
+- a request head over ``MAX_HEAD_BYTES`` is answered ``400`` and the connection closed,
+  whether it arrives in pieces (h11's own limit on an unfinished head) or whole in one
+  read (:class:`HeadLimit`, which h11's limit does not see).
 
 The address is the TCP peer's. Behind a reverse proxy every connection comes from the
 proxy, so the ``--trusted-proxy`` addresses are exempt from the per-address cap (the
@@ -33,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from snakes.server.transport.limits import address_key
@@ -43,6 +47,8 @@ QUIET_SECONDS = 10.0
 """A limit that is hit again and again is logged once per this many seconds."""
 DESCRIPTOR_RESERVE = 64
 """Descriptors kept back from connections: the store, logs, Redis, accept() itself."""
+MAX_HEAD_BYTES = 16 * 1024
+"""The largest request head (request line and headers) a client may send."""
 SOCKET_SEND_BUFFER = 64 * 1024
 """The kernel's send buffer per connection (SO_SNDBUF; Linux doubles it). Left to
 autotuning, a client that stops reading could hold megabytes of kernel memory; a game
@@ -196,13 +202,57 @@ def _refusal(reason: str) -> bytes:
     return head.encode() + body
 
 
+class HeadLimit(h11.Connection):
+    """h11's server side, refusing a request whose head is over ``MAX_HEAD_BYTES``.
+
+    h11 limits only an unfinished head (``max_incomplete_event_size``): a whole head
+    that arrives in one read passes at any size. Each request is measured here as it
+    comes out of the parser; a refusal is h11's own protocol error, which uvicorn answers
+    with 400 and a closed connection, as it does an unfinished head over the limit.
+
+    >>> conn = HeadLimit()
+    >>> conn.receive_data(b"GET / HTTP/1.1\\r\\nHost: a\\r\\nX: " + b"y" * 20_000 + b"\\r\\n\\r\\n")
+    >>> conn.next_event()
+    Traceback (most recent call last):
+    h11._util.RemoteProtocolError: a request head is at most 16384 bytes
+    """
+
+    def __init__(self) -> None:
+        super().__init__(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
+
+    def next_event(self) -> Any:
+        event = super().next_event()
+        if type(event) is h11.Request and head_bytes(event) > MAX_HEAD_BYTES:
+            raise h11.RemoteProtocolError(
+                f"a request head is at most {MAX_HEAD_BYTES} bytes", error_status_hint=431
+            )
+        return event
+
+
+def head_bytes(request: h11.Request) -> int:
+    """The size of a request's head as sent: its request line and header lines.
+
+    >>> head_bytes(h11.Request(method="GET", target="/", headers=[("Host", "a")]))
+    27
+    >>> len(b"GET / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n")
+    27
+    """
+    size = len(request.method) + len(request.target) + len(b"  HTTP/1.1\r\n\r\n")
+    return size + sum(len(name) + len(value) + 4 for name, value in request.headers)
+
+
 def gated_http(gate: ConnectionGate, header_timeout: float) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol, counting connections through ``gate`` (an upgraded
-    connection is counted out by the game's WebSocket when it closes)."""
+    connection is counted out by the game's WebSocket when it closes), with its request
+    heads limited to ``MAX_HEAD_BYTES`` (:class:`HeadLimit`)."""
 
     class GatedH11(H11Protocol):
         _header_timer: asyncio.TimerHandle | None = None
         _refused = False
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.conn = HeadLimit()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             reason = gate.admit(transport)

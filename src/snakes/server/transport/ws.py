@@ -62,12 +62,13 @@ class RateLimit:
         self.rate, self.burst = rate, burst
         self.tokens, self.stamp = burst, now
 
-    def allow(self, now: float) -> bool:
+    def allow(self, now: float, count: int = 1) -> bool:
+        """Spend ``count`` tokens, or say there are not that many."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
+        if self.tokens < count:
             return False
-        self.tokens -= 1
+        self.tokens -= count
         return True
 
 
