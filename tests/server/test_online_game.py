@@ -73,3 +73,14 @@ def test_a_whole_online_game_is_played_over_websockets_and_its_record_verifies(
         for message in player.client.received:
             assert all(p.secret not in json.dumps(message) for p in players)
     close_all(players)
+
+
+def test_a_server_on_port_zero_invites_to_the_port_it_really_has(server: ServerProcess) -> None:
+    """`--port 0` picks a free port; the invite link and the announced address name it."""
+    created = server.post(
+        "/api/rooms", {"mode": "online", "seats": [{"name": "Ava", "colour": "red"}]}
+    )
+    room = server.get(f"/api/rooms/{created['code']}")
+    assert server.port != 0
+    assert room["invite_url"] == f"http://127.0.0.1:{server.port}/r/{created['code']}"
+    assert f"is running at http://localhost:{server.port} " in server.log()

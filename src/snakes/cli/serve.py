@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import sys
 import threading
 import time
@@ -444,6 +445,11 @@ def serve(
             )
         sys.exit(_supervise(count, host, port, public_url, open_browser))
     _configure_logging(log_format, access_log)
+    # Port 0 asks the system for a free port: it is bound here, before the settings are
+    # made, so that invite links and the announced address name the port really served.
+    listening = _free_port_socket(host) if port == 0 and not is_worker else None
+    if listening is not None:
+        port = int(listening.getsockname()[1])
     settings = Settings(
         host=host,
         port=port,
@@ -509,9 +515,6 @@ def serve(
         while not server.started:
             time.sleep(0.05)
         address = shown
-        if port == 0 and server.servers:
-            bound = server.servers[0].sockets[0].getsockname()[1]
-            address = shown.replace(":0", f":{bound}")
         line = f"Snakes & Ladders is running at {address}  (Ctrl+C to stop)"
         if log_format == "json":
             logging.getLogger("snakes").info(line)  # every line of a JSON log is JSON
@@ -523,6 +526,8 @@ def serve(
     # A worker binds the port beside its siblings (SO_REUSEPORT); its supervisor
     # announces the address once for all of them.
     sockets = [reuse_port_socket(host, port)] if is_worker else None
+    if listening is not None:
+        sockets = [listening]
     if is_worker:
         threading.Thread(target=follow_supervisor, args=(server,), daemon=True).start()
     else:
@@ -537,6 +542,12 @@ def serve(
     from uvicorn._compat import asyncio_run  # noqa: PLC0415
 
     asyncio_run(run(), loop_factory=config.get_loop_factory())
+
+
+def _free_port_socket(host: str) -> socket.socket:
+    """A listening socket on a port the system chose."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, 0), family=family, backlog=2048)
 
 
 def _shown_host(host: str) -> str:
