@@ -15,6 +15,25 @@ from tests.support.presence import with_presence
 Message = dict[str, Any]
 
 
+CHANGING = frozenset(
+    ["leave", "start", "rules", "add_ai", "remove", "rematch", "finish_ai", "reactions"]
+)
+"""Intents that change the room: each names the room's ``change`` its sender last saw."""
+
+
+def seen(message: Message, room: Message | None) -> Message:
+    """``message`` with what its sender saw filled in, as the page does: the room's
+    ``change`` for an intent that changes the room, the commitment for a seed."""
+    if room is None:
+        return message
+    kind = message.get("type")
+    if kind in CHANGING and "change" not in message:
+        return {**message, "change": room["change"]}
+    if kind == "seed" and "commitment" not in message and room.get("fair"):
+        return {**message, "commitment": room["fair"]["commitment"]}
+    return message
+
+
 class GameClient:
     def __init__(self, ws_url: str, source: str | None = None) -> None:
         """``source``: the local address to talk from (127.0.0.2 is loopback too)."""
@@ -38,7 +57,9 @@ class GameClient:
         self.close()
 
     def send(self, message: Message) -> None:
-        self.connection.send(json.dumps(message))
+        """Send a message; an intent that changes the room names the ``change`` of the
+        room this client last read (and a seed the commitment it saw), unless given."""
+        self.connection.send(json.dumps(seen(message, self.room)))
 
     def send_raw(self, text: str | bytes) -> None:
         self.connection.send(text)

@@ -36,6 +36,16 @@ class Hello(_Message):
 
 
 SeatIndex = Annotated[int, Field(ge=0, le=5)]
+Change = Annotated[int, Field(ge=0, le=2**31)]
+"""The room's ``change`` its sender last saw (``room.change`` in a welcome or update)."""
+
+
+class _Change(_Message):
+    """An intent that changes the room: refused as ``stale_version`` unless ``change`` is
+    the room's (a stale or repeated one is never applied, so it never means another seat
+    or happens twice)."""
+
+    change: Change
 
 
 class RollIntent(_Message):
@@ -44,17 +54,17 @@ class RollIntent(_Message):
     version: Annotated[int, Field(ge=0, le=2**31)]
 
 
-class LeaveIntent(_Message):
+class LeaveIntent(_Change):
     type: Literal["leave"]
     seat: SeatIndex
 
 
-class StartIntent(_Message):
+class StartIntent(_Change):
     type: Literal["start"]
     shuffle: bool = False
 
 
-class RulesIntent(_Message):
+class RulesIntent(_Change):
     type: Literal["rules"]
     rules: RulesIn
     countdown_seconds: Annotated[int, Field(ge=1, le=600)] | None = None
@@ -64,24 +74,26 @@ class RulesIntent(_Message):
 class SeedIntent(_Message):
     type: Literal["seed"]
     seed: Annotated[str, Field(max_length=128)]
+    commitment: Annotated[str, Field(min_length=64, max_length=64)]
+    """The commitment (``room.fair.commitment``) the seed is for: one per device and game."""
 
 
-class AddAiIntent(_Message):
+class AddAiIntent(_Change):
     type: Literal["add_ai"]
     name: Annotated[str, Field(min_length=1, max_length=80)]
     colour: Literal["red", "blue", "green", "yellow", "purple", "orange"]
 
 
-class RemoveIntent(_Message):
+class RemoveIntent(_Change):
     type: Literal["remove"]
     seat: SeatIndex
 
 
-class RematchIntent(_Message):
+class RematchIntent(_Change):
     type: Literal["rematch"]
 
 
-class FinishAiIntent(_Message):
+class FinishAiIntent(_Change):
     type: Literal["finish_ai"]
 
 
@@ -92,7 +104,7 @@ class ReactIntent(_Message):
     """One of the fixed reactions, by id: no free text."""
 
 
-class ReactionsIntent(_Message):
+class ReactionsIntent(_Change):
     type: Literal["reactions"]
     on: bool
     """The host turns reactions on or off for the room."""
