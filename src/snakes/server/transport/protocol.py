@@ -37,15 +37,11 @@ class Hello(_Message):
 
 SeatIndex = Annotated[int, Field(ge=0, le=5)]
 Change = Annotated[int, Field(ge=0, le=2**31)]
-"""The room's ``change`` its sender last saw (``room.change`` in a welcome or update)."""
+"""The room's ``change`` its sender last saw (``room.change`` in a welcome or update).
 
-
-class _Change(_Message):
-    """An intent that changes the room: refused as ``stale_version`` unless ``change`` is
-    the room's (a stale or repeated one is never applied, so it never means another seat
-    or happens twice)."""
-
-    change: Change
+An intent that changes the room names it, and is refused as ``stale_version`` unless it
+is the room's: a stale or repeated one is never applied, so it never means another seat
+and never happens twice."""
 
 
 class RollIntent(_Message):
@@ -54,18 +50,21 @@ class RollIntent(_Message):
     version: Annotated[int, Field(ge=0, le=2**31)]
 
 
-class LeaveIntent(_Change):
+class LeaveIntent(_Message):
     type: Literal["leave"]
+    change: Change
     seat: SeatIndex
 
 
-class StartIntent(_Change):
+class StartIntent(_Message):
     type: Literal["start"]
+    change: Change
     shuffle: bool = False
 
 
-class RulesIntent(_Change):
+class RulesIntent(_Message):
     type: Literal["rules"]
+    change: Change
     rules: RulesIn
     countdown_seconds: Annotated[int, Field(ge=1, le=600)] | None = None
     board: Annotated[str, Field(min_length=1, max_length=40)] | None = None
@@ -78,23 +77,27 @@ class SeedIntent(_Message):
     """The commitment (``room.fair.commitment``) the seed is for: one per device and game."""
 
 
-class AddAiIntent(_Change):
+class AddAiIntent(_Message):
     type: Literal["add_ai"]
+    change: Change
     name: Annotated[str, Field(min_length=1, max_length=80)]
     colour: Literal["red", "blue", "green", "yellow", "purple", "orange"]
 
 
-class RemoveIntent(_Change):
+class RemoveIntent(_Message):
     type: Literal["remove"]
+    change: Change
     seat: SeatIndex
 
 
-class RematchIntent(_Change):
+class RematchIntent(_Message):
     type: Literal["rematch"]
+    change: Change
 
 
-class FinishAiIntent(_Change):
+class FinishAiIntent(_Message):
     type: Literal["finish_ai"]
+    change: Change
 
 
 class ReactIntent(_Message):
@@ -104,8 +107,9 @@ class ReactIntent(_Message):
     """One of the fixed reactions, by id: no free text."""
 
 
-class ReactionsIntent(_Change):
+class ReactionsIntent(_Message):
     type: Literal["reactions"]
+    change: Change
     on: bool
     """The host turns reactions on or off for the room."""
 

@@ -62,7 +62,7 @@ export function mount(root, route, ctx) {
     on: { click: () => skipToResults() },
   }, t("game.skip"));
   const countdown = new Countdown();
-  const reactionTray = new ReactionTray({ send: (message) => session.send(message) });
+  const reactionTray = new ReactionTray({ send: (message) => session.send(message.type === "reactions" ? { ...message, change: session.change() } : message) });
   const watchBadge = h("p", { class: "watch-badge", hidden: true, dataset: { testid: "watching" } },
     h("span", { "aria-hidden": "true" }, "👀 "), t("game.watchingBadge"));
   const cards = h("ol", { class: "seat-cards", "aria-label": t("setup.players") });
@@ -546,7 +546,7 @@ export function mount(root, route, ctx) {
       ok: t("game.removeOk"),
       cancel: t("game.keepWaiting"),
     });
-    if (ok) session.send({ type: "remove", seat: seat.index });
+    if (ok) session.send({ type: "remove", seat: seat.index, change: session.change() });
   }
 
   async function leaveGame() {
@@ -560,7 +560,7 @@ export function mount(root, route, ctx) {
       focusRollIfMine();
       return;
     }
-    for (const seat of session.mySeats()) session.send({ type: "leave", seat });
+    for (const seat of session.mySeats()) session.send({ type: "leave", seat, change: session.change() });
     leaving = true;
     clearGame();
     ctx.navigate("", { guard: false });
@@ -571,7 +571,7 @@ export function mount(root, route, ctx) {
     skipSent = true;
     skipButton.disabled = true;
     announcer.show(t("game.playingRest"));
-    session.send({ type: "finish_ai" });
+    session.send({ type: "finish_ai", change: session.change() });
   }
 
   let finishTimer = null;
