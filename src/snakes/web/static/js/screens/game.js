@@ -42,6 +42,8 @@ export function mount(root, route, ctx) {
   let generation = 0;
   let leaving = false;
   let skipSent = false;
+  let skipRef = null;
+  let skipTries = 0;
   let turnWasMine = false;
   let titleSignalled = false;
   const die = new Die();
@@ -185,6 +187,13 @@ export function mount(root, route, ctx) {
       return;
     }
     if (err.code === "stale_version") {
+      // "Skip to results" still means the same while the AI seats play on (each of their
+      // moves is a change): it is sent again, naming the room as the server now shows it.
+      if (skipSent && err.ref === skipRef && skipTries < 8) {
+        skipTries += 1;
+        skipRef = session.send({ type: "finish_ai", change: session.change() });
+        return;
+      }
       session.resync();
       return;
     }
@@ -571,7 +580,8 @@ export function mount(root, route, ctx) {
     skipSent = true;
     skipButton.disabled = true;
     announcer.show(t("game.playingRest"));
-    session.send({ type: "finish_ai", change: session.change() });
+    skipTries = 0;
+    skipRef = session.send({ type: "finish_ai", change: session.change() });
   }
 
   let finishTimer = null;
