@@ -224,12 +224,23 @@ class RoomPlan:
     nodes: list[str]
 
 
+def _changing(kind: str, seat: _Seat) -> str:
+    """An intent that changes the room, naming the ``change`` its seat last saw (a server
+    from before changes were named takes it without)."""
+    message: dict[str, Any] = {"type": kind}
+    if seat.change is not None:
+        message["change"] = seat.change
+    return json.dumps(message)
+
+
 @dataclass
 class _Seat:
     index: int
     secret: str
     ws: Any = None
     version: int = -1
+    change: int | None = None
+    """The room's ``change`` as this seat last saw it (None: a server without one)."""
     phase: str = ""
     game: int = 0
     turn: int | None = None
@@ -287,7 +298,7 @@ class _Room:
             self.seats.append(_Seat(joined["seats"][0], joined["secret"]))
         for seat, node in zip(self.seats, nodes, strict=True):
             await self._connect(seat, node)
-        await self.seats[0].ws.send('{"type":"start"}')
+        await self.seats[0].ws.send(_changing("start", self.seats[0]))
         await asyncio.wait_for(self.started.wait(), 60)
 
     async def _connect(self, seat: _Seat, node: str) -> None:
@@ -313,6 +324,7 @@ class _Room:
 
     def _seen(self, seat: _Seat, room: dict[str, Any]) -> None:
         seat.version = room["version"]
+        seat.change = room.get("change")
         seat.phase = room["phase"]
         seat.game = room["game_number"]
         seat.turn = room["turn"]
@@ -373,7 +385,7 @@ class _Room:
                     if rematch_sent != view.game:
                         rematch_sent = view.game
                         window.rematches += 1
-                        await self.seats[0].ws.send('{"type":"rematch"}')
+                        await self.seats[0].ws.send(_changing("rematch", self.seats[0]))
                 elif view.phase == "playing" and view.turn is not None:
                     roller = self.seats[view.turn]
                     if roller.version == view.version:

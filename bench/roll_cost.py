@@ -71,6 +71,13 @@ class LongGames:
         return self._random.randint(1, 2)
 
 
+def _change(runtime: RoomRuntime, code: str) -> int:
+    """The room's ``change`` as its owner holds it: what a start names."""
+    room = runtime.current(code)
+    assert room is not None
+    return room.change
+
+
 def _redis_cpu_seconds() -> float:
     """User + system CPU of the machine's redis-server processes, from /proc."""
     total = 0.0
@@ -118,7 +125,9 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
             session = RecordingSession()
             await runtime.hello(session, created.code, secret)
             seated.append((runtime, session))
-        await seated[0][0].intent(seated[0][1], "start", {"shuffle": False})
+        await seated[0][0].intent(
+            seated[0][1], "start", {"shuffle": False, "change": _change(owner, created.code)}
+        )
         tables.append((created.code, seated))
 
     def drain() -> None:
@@ -134,7 +143,7 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
             room = runtimes[0].current(code)
             assert room is not None
             if room.phase is Phase.OVER:
-                await seated[0][0].intent(seated[0][1], "rematch", {})
+                await seated[0][0].intent(seated[0][1], "rematch", {"change": room.change})
                 room = runtimes[0].current(code)
                 assert room is not None
             assert room.game is not None and room.game.turn is not None

@@ -46,7 +46,7 @@ def test_changes_within_the_window_share_a_transaction_and_each_waits_for_it() -
 
         async def change(code: str, after: float) -> None:
             await asyncio.sleep(after)
-            assert await group.write(_room(code), Work(changed=True), False)
+            assert await group.write(_room(code), Work(changed=True), True)
             assert code in log.rows  # durable before its writer goes on
             done.append(code)
 
@@ -64,11 +64,11 @@ def test_a_full_group_goes_at_once_and_a_lone_change_after_the_window() -> None:
         codes = [f"ROOM{i:02d}" for i in range(4)]
         loop = asyncio.get_running_loop()
         started = loop.time()
-        await asyncio.gather(*(group.write(_room(c), Work(changed=True), False) for c in codes))
+        await asyncio.gather(*(group.write(_room(c), Work(changed=True), True) for c in codes))
         assert log.groups == [4]
         assert loop.time() == started  # full: no wait for the window
         started = loop.time()
-        await group.write(_room("LONELY"), Work(changed=True), False)
+        await group.write(_room("LONELY"), Work(changed=True), True)
         assert log.groups == [4, 1]
         assert loop.time() - started == pytest.approx(0.05)  # alone: when the window ends
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import pytest
 
 from snakes.engine import Finish, Rules
+from snakes.fair import commit
 from snakes.server.rooms import lifecycle, lobby, turns
 from snakes.server.rooms.access import held
 from snakes.server.rooms.errors import ProtocolError
-from snakes.server.rooms.model import Kind, Mode, Phase, Seat
+from snakes.server.rooms.model import Kind, Mode, Phase, Room, Seat
 from snakes.server.rooms.updates import view
 from tests.rooms.helpers import (
     CLASSIC,
@@ -157,18 +158,23 @@ def test_bad_seats_are_refused_when_a_room_is_created() -> None:
     assert create(Mode.ONLINE, [ana, ben]) == "invalid_seats"  # the host starts alone
 
 
+def _commitment(room: Room) -> str:
+    """The commitment a device sees, which its seed names."""
+    return commit(bytes.fromhex(room.server_seed))
+
+
 def test_seeds_are_refused_once_the_game_has_started() -> None:
     """PRODUCT.md, Verify: "recomputes a game's rolls in the browser, so that checking
     needs no trust in the server"; a seed sent after the start would change nothing."""
     room = online_lobby(2)
     ctx = context(present(0, 1))
-    step, _ = handle(room, ctx, lambda s: lobby.seed(s, caller(1), "b2" * 16))
+    step, _ = handle(room, ctx, lambda s: lobby.seed(s, caller(1), "b2" * 16, _commitment(room)))
     assert step.room.client_seeds == {caller(1).secret_hash: "b2" * 16}
     started, _ = handle(step.room, ctx, lambda s: lobby.start(s, caller(0), False))
     assert started.room.locked_seeds == ["", "b2" * 16]
-    late = refused(started.room, ctx, lambda s: lobby.seed(s, caller(0), "late"))
+    late = refused(started.room, ctx, lambda s: lobby.seed(s, caller(0), "late", _commitment(room)))
     assert late == "already_started"
-    spectator = refused(room, ctx, lambda s: lobby.seed(s, caller(5), "x"))
+    spectator = refused(room, ctx, lambda s: lobby.seed(s, caller(5), "x", _commitment(room)))
     assert spectator == "spectator"
 
 
@@ -178,7 +184,7 @@ def test_local_games_have_no_seeds_to_send() -> None:
     ctx = context(present(0))
     _, shown = handle(room, ctx, view)
     assert shown["fair"] is None and not room.fair
-    assert refused(room, ctx, lambda s: lobby.seed(s, caller(0), "a1" * 16)) == "not_allowed"
+    assert refused(room, ctx, lambda s: lobby.seed(s, caller(0), "a1" * 16, "")) == "not_allowed"
 
 
 def test_the_host_can_add_an_ai_seat_that_rolls_by_itself() -> None:

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from snakes.engine import Finish, Rules
+from snakes.fair import commit
 from snakes.server.rooms import turns
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import COLOURS, Phase, Room
@@ -36,6 +37,10 @@ from tests.rooms.helpers import (
 )
 
 UP, WATCHER = -2, -1
+CHANGING = frozenset(
+    ["leave", "start", "rules", "add_ai", "remove", "rematch", "finish_ai", "reactions"]
+)
+"""Intents that name the room's ``change`` their sender saw."""
 SEATS = st.sampled_from([UP, UP, UP, WATCHER, 0, 1, 2, 3, 6])
 """Mostly whoever is up, else a spectator, a seat's holder, or no seat at all."""
 NAMES = sorted(set(OPERATIONS) - {"resync"}) + ["roll"] * 8 + ["fire"] * 2
@@ -57,6 +62,8 @@ def intents(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
     args: dict[str, Any] = {}
     if name in ("roll", "leave", "remove", "react"):
         args["seat"] = seat if name == "roll" and draw(st.booleans()) else draw(SEATS)
+    if name in CHANGING:
+        args["change"] = draw(st.sampled_from([-1, -1, -1, 0, 1]))  # -1: the current one
     if name == "roll":
         args["version"] = draw(st.sampled_from([-1, -1, -1, 0, 1]))  # -1: the current one
     elif name == "start":
@@ -67,6 +74,7 @@ def intents(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
         args["board"] = draw(st.sampled_from([None, "short", "jungle"]))
     elif name == "seed":
         args["seed"] = draw(st.sampled_from(["a1" * 16, "b2" * 16]))
+        args["commitment"] = draw(st.sampled_from(["", "", "0" * 64]))  # "": the current one
     elif name in ("add_ai", "join"):
         args["name"] = draw(st.sampled_from(["Robo", "Zoë", "P"]))
         args["colour"] = draw(st.sampled_from(COLOURS))
@@ -173,6 +181,10 @@ def _walk(
             args["seat"] = up
         if name == "roll" and args["version"] < 0:
             args["version"] = room.version
+        if args.get("change", 0) < 0:
+            args["change"] = room.change
+        if name == "seed" and not args["commitment"] and room.server_seed:
+            args["commitment"] = commit(bytes.fromhex(room.server_seed))
         if name == "fire":
             args["due"] = room.timers.get(args["name"], now)
             now = max(now, args["due"])
@@ -232,6 +244,25 @@ def test_no_intent_sends_more_than_one_message_to_the_others(
         if any(m.presence for m in step.work.messages):
             assert name in ("connect", "drop"), name  # only presence changes send it
             assert all(len(m.body) < 400 for m in to_others)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**SCRIPTS)
+def test_an_intent_is_applied_only_at_the_change_it_names_and_each_change_once(
+    kind: str, script: list[tuple[str, int, dict[str, Any]]], values: list[int]
+) -> None:
+    """Every applied intent that names a ``change`` named the room's, and moved it on:
+    a stale or repeated one is never applied. Every update moves it on by one."""
+    named: list[int] = []
+    for name, _, step in _walk(kind, script, values):
+        if step is None:
+            continue
+        updates = [m for m in step.work.messages if m.body.startswith('{"type":"update"')]
+        if name in CHANGING and updates:
+            named.append(step.room.change - 1)
+        if updates and name != "seed":
+            assert all(f'"change":{step.room.change},' in m.body for m in updates)
+    assert len(named) == len(set(named))
 
 
 def test_the_property_sees_a_handler_that_changes_its_input() -> None:

@@ -96,11 +96,11 @@ def test_the_last_action_and_the_record_are_stored_together_or_not_at_all(
             code, (_host, ben) = await table.online(2)
             _fill(log)
             with pytest.raises(ProtocolError):
-                await ben.runtime.intent(ben.session, "leave", {"seat": 1})
+                await ben.send("leave", seat=1)
             assert await log.load_record(code, None) is None
             assert log.action_log(code) == []
             _free(log)
-            await ben.runtime.intent(ben.session, "leave", {"seat": 1})  # Classic: host wins
+            await ben.send("leave", seat=1)  # Classic: host wins
             assert table.current(code).phase.value == "over"
             assert await log.load_record(code, None) is not None
             assert [a["type"] for _, _, a in log.action_log(code)] == ["leave"]

@@ -67,7 +67,7 @@ async def seated(a: RoomRuntime, b: RoomRuntime) -> tuple[str, Viewer, Viewer]:
     ava, ben = Viewer(b, secret=created.secret), Viewer(b, secret=ben_secret)
     await b.hello(ava.session, code, created.secret)
     await b.hello(ben.session, code, ben_secret)
-    await b.intent(ava.session, "start", {"shuffle": False})
+    await b.intent(ava.session, "start", {"shuffle": False, "change": ava.room["change"]})
     for viewer in (ava, ben):
         await arrived(viewer, lambda m: m.get("room", {}).get("phase") == "playing")
     return code, ava, ben

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -15,6 +16,25 @@ from tests.support.presence import with_presence
 Message = dict[str, Any]
 
 
+CHANGING = frozenset(
+    ["leave", "start", "rules", "add_ai", "remove", "rematch", "finish_ai", "reactions"]
+)
+"""Intents that change the room: each names the room's ``change`` its sender last saw."""
+
+
+def seen(message: Message, room: Message | None) -> Message:
+    """``message`` with what its sender saw filled in, as the page does: the room's
+    ``change`` for an intent that changes the room, the commitment for a seed."""
+    if room is None:
+        return message
+    kind = message.get("type")
+    if kind in CHANGING and "change" not in message:
+        return {**message, "change": room["change"]}
+    if kind == "seed" and "commitment" not in message and room.get("fair"):
+        return {**message, "commitment": room["fair"]["commitment"]}
+    return message
+
+
 class GameClient:
     def __init__(self, ws_url: str, source: str | None = None) -> None:
         """``source``: the local address to talk from (127.0.0.2 is loopback too)."""
@@ -24,6 +44,9 @@ class GameClient:
             address = (parts.hostname or "127.0.0.1", parts.port or 80)
             sock = socket.create_connection(address, 10, source_address=(source, 0))
         self.connection: ClientConnection = connect(ws_url, sock=sock, open_timeout=10).__enter__()
+        self.ws_url = ws_url
+        self.code: str | None = None
+        """The room this client said hello to."""
         self.received: list[Message] = []
         self.room: Message | None = None
         self.you: Message | None = None
@@ -38,7 +61,24 @@ class GameClient:
         self.close()
 
     def send(self, message: Message) -> None:
-        self.connection.send(json.dumps(message))
+        """Send a message. An intent that changes the room names a ``change`` (and a seed
+        the commitment it saw): unless one is given, this client first reads what the
+        server has sent until it has seen the room as it is now, and names that."""
+        if message.get("type") in CHANGING and "change" not in message:
+            self.catch_up()
+        self.connection.send(json.dumps(seen(message, self.room)))
+
+    def catch_up(self, timeout: float = 10.0) -> None:
+        """Read until this client has seen the room's current ``change`` (as the HTTP
+        API gives it)."""
+        if self.code is None:
+            return
+        parts = urlsplit(self.ws_url)
+        url = f"http://{parts.hostname}:{parts.port}/api/rooms/{self.code}"
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            now = json.loads(response.read())["change"]
+        if self.room is None or self.room["change"] < now:
+            self.wait_for(lambda m: "room" in m and m["room"]["change"] >= now, timeout)
 
     def send_raw(self, text: str | bytes) -> None:
         self.connection.send(text)
@@ -65,6 +105,7 @@ class GameClient:
 
     def hello(self, code: str, secret: str | None = None) -> Message:
         message: Message = {"type": "hello", "room": code}
+        self.code = code
         if secret is not None:
             message["secret"] = secret
         self.send(message)

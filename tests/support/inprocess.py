@@ -27,9 +27,17 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.testing.hooks import ScriptableDice
 from snakes.testing.sessions import RecordingSession
+from tests.support.client import seen
 from tests.support.presence import with_presence
 
 T = TypeVar("T")
+
+
+def seen_args(name: str, args: dict[str, Any], room: dict[str, Any] | None) -> dict[str, Any]:
+    """An intent's arguments with what its sender saw filled in, as the page sends them."""
+    message = seen({"type": name, **args}, room)
+    return {k: v for k, v in message.items() if k != "type"}
+
 
 FAST = Settings(ai_delay=0.05, animation_scale=0.0)
 CLASSIC = Rules()
@@ -96,8 +104,15 @@ class Viewer:
         )
 
     async def send(self, name: str, **args: Any) -> None:
-        """An intent, as the WebSocket endpoint would pass it on."""
-        await self.runtime.intent(self.session, name, args)
+        """An intent, as the WebSocket endpoint would pass it on (naming the ``change``
+        of the room this viewer was last shown, unless given)."""
+        await self.runtime.intent(self.session, name, seen_args(name, args, self._shown()))
+
+    def _shown(self) -> dict[str, Any] | None:
+        """The room as last shown, without taking anything from the inbox."""
+        pending = [json.loads(p) for p in self.session.outbox]
+        shown = [m["room"] for m in [*self.received, *pending] if "room" in m]
+        return shown[-1] if shown else None
 
     async def hello(self, code: str, secret: str | None = None) -> dict[str, Any]:
         """Say hello to a room; the answer is the welcome."""
@@ -173,7 +188,7 @@ class Table:
     ) -> tuple[str, list[Viewer]]:
         """An online room with ``players`` seated and connected, started."""
         code, viewers = await self.lobby(players, countdown=countdown, rules=rules)
-        await self.runtime.intent(viewers[0].session, "start", {"shuffle": False})
+        await viewers[0].send("start", shuffle=False)
         for viewer in viewers:
             viewer.inbox()
         return code, viewers

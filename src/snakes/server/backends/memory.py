@@ -24,6 +24,8 @@ class MemoryLog:
         self.actions: dict[str, list[tuple[int, int, str]]] = {}
         """Each room's log: (sequence, game number, action JSON)."""
         self.records: dict[tuple[str, int], tuple[float, str]] = {}
+        self.revs: dict[str, int] = {}
+        """Each room's revision, which a change must have been made from."""
 
     async def load(self, code: str) -> Room | None:
         return self.load_room(code)
@@ -62,6 +64,7 @@ class MemoryLog:
         stale = [c for c, row in self.rows.items() if stale_row(jsontext.loads(row))]
         for code in stale:
             del self.rows[code]
+            self.revs.pop(code, None)
             self.live.pop(code, None)
             self.actions.pop(code, None)
             self.plan.forget(code)
@@ -80,7 +83,12 @@ class MemoryLog:
         if created and room.code in self.rows:
             return False
         code = room.code
+        if not created and self.revs.get(code) != room.rev - 1:
+            self.plan.forget(code)
+            return False  # made from a revision the room has moved on from (as SQLite)
+        self.revs[code] = room.rev
         if work.delete:
+            self.revs.pop(code, None)
             self.rows.pop(code, None)
             self.live.pop(code, None)
             self.actions.pop(code, None)

@@ -28,7 +28,7 @@ from snakes.server.rooms.work import Work
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 CHECKPOINT_SECONDS = 1.0
 RESTART_AFTER_FRAMES = 16_384
 """A log this long (64 MB of 4 KB pages, a few seconds of commits at 10,000 players) is
@@ -73,6 +73,12 @@ _MIGRATIONS: dict[int, str] = {
     # game snapshot are written again only now and then (backends/rows.py).
     3: """
     ALTER TABLE rooms ADD COLUMN live TEXT;
+    """,
+    # 4: a room's revision in a column of its own: a commit names the one it changed
+    # from, and is refused if the row has moved on since (never a fork).
+    4: """
+    ALTER TABLE rooms ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+    UPDATE rooms SET rev = COALESCE(json_extract(live, '$.rev'), json_extract(data, '$.rev'), 0);
     """,
 }
 
@@ -197,7 +203,8 @@ class SQLiteLog:
     def write_many(self, changes: list[tuple[Room, Work, bool]]) -> list[bool]:
         """Several rooms' changes in one transaction (a group commit): one wait for the
         disk instead of one per room. Each change is all-or-nothing with the others;
-        a created room whose code is taken is answered False and writes nothing."""
+        a created room whose code is taken, or a change made from a revision the room
+        has moved on from, is answered False and writes nothing."""
 
         def write() -> list[bool]:
             answers = []
@@ -207,40 +214,44 @@ class SQLiteLog:
                     if created and self._exists(room.code):
                         answers.append(False)
                         continue
-                    key = self._write_one(room, work)
+                    written, key = self._write_one(room, work, created)
                     if key is not None:
                         wholes.append((room.code, key, room.version))
-                    answers.append(True)
+                    answers.append(written)
             for code, key, version in wholes:  # only once the transaction is in
                 self.rows.written(code, key, version)
             return answers
 
         return self._guard(write)
 
-    def _write_one(self, room: Room, work: Work) -> tuple[Any, ...] | None:
-        """One change; the room's settings key if its whole row was written."""
+    def _write_one(
+        self, room: Room, work: Work, created: bool
+    ) -> tuple[bool, tuple[Any, ...] | None]:
+        """One change: whether it went in (the row was at the revision it was made
+        from), and the room's settings key if its whole row was written."""
         key = None
+        code, since = room.code, room.rev - 1
         if work.delete:
-            self._db.execute("DELETE FROM actions WHERE code = ?", (room.code,))
-            self._db.execute("DELETE FROM rooms WHERE code = ?", (room.code,))
-            self.rows.forget(room.code)
+            gone = self._db.execute("DELETE FROM rooms WHERE code = ? AND rev = ?", (code, since))
+            self.rows.forget(code)
+            if not gone.rowcount:
+                return False, None
+            self._db.execute("DELETE FROM actions WHERE code = ?", (code,))
         else:
+            key = self.rows.whole(room, work)
+            if created:
+                self._insert_room(room)
+            elif not self._update_room(room, whole=key is not None, since=since):
+                self.rows.forget(code)  # another writer changed it: its row is not ours
+                return False, None
             first_seq = room.version - len(work.actions) + 1
             if work.actions:
                 self._db.executemany(
                     "INSERT INTO actions (code, seq, game, action) VALUES (?, ?, ?, ?)",
                     [
-                        (room.code, first_seq + i, room.game_number, action_json(a))
+                        (code, first_seq + i, room.game_number, action_json(a))
                         for i, a in enumerate(work.actions)
                     ],
-                )
-            key = self.rows.whole(room, work)
-            if key is not None:
-                self._save_room(room)
-            else:
-                self._db.execute(
-                    "UPDATE rooms SET touched_at = ?, live = ? WHERE code = ?",
-                    (room.touched_at, jsontext.dumps(room.live_data()), room.code),
                 )
         if work.record is not None:
             game, record = work.record
@@ -249,7 +260,7 @@ class SQLiteLog:
                 " VALUES (?, ?, ?, ?)",
                 (room.code, game, room.touched_at, record),
             )
-        return key
+        return True, key
 
     def _guard(self, work: Callable[[], T]) -> T:
         try:
@@ -265,20 +276,42 @@ class SQLiteLog:
             self._db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None
         )
 
-    def _save_room(self, room: Room) -> None:
+    def _insert_room(self, room: Room) -> None:
         self._db.execute(
-            "INSERT INTO rooms (code, mode, phase, touched_at, data, live)"
-            " VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (code) DO UPDATE SET"
-            " phase = excluded.phase, touched_at = excluded.touched_at, data = excluded.data,"
-            " live = NULL",
+            "INSERT INTO rooms (code, mode, phase, touched_at, data, live, rev)"
+            " VALUES (?, ?, ?, ?, ?, NULL, ?)",
             (
                 room.code,
                 room.mode.value,
                 room.phase.value,
                 room.touched_at,
                 jsontext.dumps(room.to_data()),
+                room.rev,
             ),
         )
+
+    def _update_room(self, room: Room, *, whole: bool, since: int) -> bool:
+        """The room's row (``whole``) or only its live part, if the row is still at
+        revision ``since``; False if it is not (or is gone)."""
+        if whole:
+            cursor = self._db.execute(
+                "UPDATE rooms SET phase = ?, touched_at = ?, data = ?, live = NULL, rev = ?"
+                " WHERE code = ? AND rev = ?",
+                (
+                    room.phase.value,
+                    room.touched_at,
+                    jsontext.dumps(room.to_data()),
+                    room.rev,
+                    room.code,
+                    since,
+                ),
+            )
+        else:
+            cursor = self._db.execute(
+                "UPDATE rooms SET touched_at = ?, live = ?, rev = ? WHERE code = ? AND rev = ?",
+                (room.touched_at, jsontext.dumps(room.live_data()), room.rev, room.code, since),
+            )
+        return cursor.rowcount == 1
 
     def load_room(self, code: str) -> Room | None:
         row = self._db.execute("SELECT data, live FROM rooms WHERE code = ?", (code,)).fetchone()

@@ -32,6 +32,16 @@ def check_host(room: Room, caller: Caller) -> None:
         raise ProtocolError("not_host", "only the host can do that")
 
 
+def check_change(room: Room, change: int) -> None:
+    """An intent names the room's ``change`` its sender last saw: one sent against an
+    older state, or sent again, is refused (never applied twice, never to a seat that
+    has moved)."""
+    if change != room.change:
+        raise ProtocolError(
+            "stale_version", f"that was sent at change {change}; the room is at {room.change}"
+        )
+
+
 def playing(room: Room) -> GameState:
     """The game in progress, or the refusal that says why there is none."""
     if room.phase is Phase.LOBBY or room.game is None:

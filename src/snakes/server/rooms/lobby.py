@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from snakes.engine import MAX_SEATS, Board, Leave, Remove, Rules
+from snakes.fair import commit
 from snakes.server.rooms.access import (
     check_host,
     check_lobby,
@@ -91,17 +92,26 @@ def add_ai(step: Step, caller: Caller, name: str, colour: str) -> None:
     publish(step, [{"type": "joined", "seat": len(room.seats) - 1}])
 
 
-def seed(step: Step, caller: Caller, value: str) -> None:
-    """A device's own seed for the next game's dice, sent after seeing the commitment."""
+def seed(step: Step, caller: Caller, value: str, commitment: str) -> None:
+    """A device's own seed for the next game's dice, sent after seeing ``commitment``.
+
+    It names the commitment it saw rather than the room's ``change``: seeds come from
+    every device by themselves and must not race one another or the host. One for an
+    earlier game, or a second one for this game, is refused as stale.
+    """
     room = step.room
     check_member(room, caller)
     if not room.fair:
         raise ProtocolError("not_allowed", "this room's dice take no seeds")
     if room.phase is Phase.PLAYING:
         raise ProtocolError("already_started", "seeds are fixed once the game starts")
+    if commitment != commit(bytes.fromhex(room.server_seed)):
+        raise ProtocolError("stale_version", "that seed was for another game's commitment")
+    if caller.secret_hash in room.client_seeds:
+        raise ProtocolError("stale_version", "your seed for this game is in already")
     room.client_seeds[caller.secret_hash] = value
     step.touch()
-    publish(step, [])
+    publish(step, [], counted=False)
 
 
 def start(step: Step, caller: Caller, shuffle: bool) -> None:

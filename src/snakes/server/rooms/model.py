@@ -126,6 +126,9 @@ class Room:
     rev: int = 0
     """Bumped by every committed change, game action or not: the store's guard against
     two nodes changing one room at once."""
+    change: int = 0
+    """Bumped by every update the room sends (a change its viewers see): the number an
+    intent that changes the room carries, so a stale or repeated one is refused."""
     turn_clock: TurnClock | None = None
     timers: dict[str, float] = field(default_factory=dict)
     """Pending timers by name (turn, ai, idle, host): when each is due."""
@@ -241,6 +244,7 @@ class Room:
             "created_at": self.created_at,
             "touched_at": self.touched_at,
             "rev": self.rev,
+            "change": self.change,
             "turn_clock": self.live_data()["turn_clock"],
             "timers": self.timers,
             "server_seed": self.server_seed,
@@ -283,6 +287,7 @@ class Room:
         return {
             "version": self.version,
             "rev": self.rev,
+            "change": self.change,
             "touched_at": self.touched_at,
             "turn_clock": None
             if clock is None
@@ -323,6 +328,7 @@ class Room:
             created_at=data["created_at"],
             touched_at=data["touched_at"],
             rev=data.get("rev", 0),
+            change=data.get("change", 0),
             server_seed=data.get("server_seed", ""),
             client_seeds=dict(data.get("client_seeds", {})),
             locked_seeds=data.get("locked_seeds"),

@@ -38,12 +38,18 @@ def publish(
     allowance: float = 0.0,
     instant: bool = False,
     skip: str = "",
+    counted: bool = True,
 ) -> None:
     """Reschedule the room's timers, then send everyone an update with the new view.
 
     A change sends one update however many steps it takes (a host leaving mid-game both
     leaves and passes the host on): a second publish folds its events into the first.
+    The first bumps the room's ``change``, which every intent that changes the room must
+    name; ``counted=False`` for a change no such intent can depend on (a device's seed).
     """
+    if counted and not step.counted:
+        step.room.change += 1
+        step.counted = True
     connected = connected_seats(step.room, step.ctx.presence)
     schedule(step, new_turn=new_turn, allowance=allowance, connected=connected)
     step.work.changed = True

@@ -136,6 +136,7 @@ def room_view(
         "countdown": countdown_view(room, now=now, paused=paused),
         "only_ai_racing": bool(racing) and all(room.seats[s].kind is Kind.AI for s in racing),
         "version": room.version,
+        "change": room.change,
         "odds": _odds(game) if odds and playing else None,
         "fair": _fair(room) if room.server_seed else None,
         "reactions": room.reactions and room.mode is Mode.ONLINE,

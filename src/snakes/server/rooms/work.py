@@ -127,6 +127,8 @@ class Step:
         self.work = Work()
         self.rolls = 0
         """Dice this change rolled (for the node's counters)."""
+        self.counted = False
+        """The room's ``change`` was bumped for this step (once, however many updates)."""
 
     def connected_seats(self) -> set[int]:
         digests = self.ctx.presence.secrets

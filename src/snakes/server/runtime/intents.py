@@ -14,7 +14,7 @@ from typing import Any
 from snakes.engine import Rules
 from snakes.server.boards import board_named
 from snakes.server.rooms import lifecycle, lobby, reactions, turns
-from snakes.server.rooms.access import check_member
+from snakes.server.rooms.access import check_change, check_member
 from snakes.server.rooms.updates import view
 from snakes.server.rooms.work import Caller, Presence, Step
 
@@ -75,6 +75,17 @@ def _rules(step: Step, caller: Caller, _: Presence, args: dict[str, Any]) -> Non
     lobby.set_rules(step, caller, Rules.from_data(args["rules"]), args.get("countdown"), board)
 
 
+def _seen(handler: Handler) -> Handler:
+    """A player's intent that changes the room: first, the room must be as its sender saw
+    it (``change``), else it is refused as stale whatever it asks."""
+
+    def checked(step: Step, caller: Caller, before: Presence, args: dict[str, Any]) -> Any:
+        check_change(step.room, args["change"])
+        return handler(step, caller, before, args)
+
+    return checked
+
+
 OPERATIONS: dict[str, Operation] = {
     # the room's life
     "connect": Operation(lambda s, c, b, a: lifecycle.connect(s, c, b), _arrive),
@@ -86,16 +97,16 @@ OPERATIONS: dict[str, Operation] = {
     "resync": Operation(lambda s, c, b, a: lifecycle.welcome_again(s, a["connections"])),
     # players' intents
     "roll": Operation(lambda s, c, b, a: turns.roll(s, c, a["seat"], a["version"])),
-    "leave": Operation(lambda s, c, b, a: lobby.leave(s, c, a["seat"])),
-    "start": Operation(lambda s, c, b, a: lobby.start(s, c, a["shuffle"])),
-    "rules": Operation(_rules),
-    "seed": Operation(lambda s, c, b, a: lobby.seed(s, c, a["seed"])),
-    "add_ai": Operation(lambda s, c, b, a: lobby.add_ai(s, c, a["name"], a["colour"])),
-    "remove": Operation(lambda s, c, b, a: lobby.remove(s, c, a["seat"])),
-    "rematch": Operation(lambda s, c, b, a: lobby.rematch(s, c)),
-    "finish_ai": Operation(_finish_ai),
+    "leave": Operation(_seen(lambda s, c, b, a: lobby.leave(s, c, a["seat"]))),
+    "start": Operation(_seen(lambda s, c, b, a: lobby.start(s, c, a["shuffle"]))),
+    "rules": Operation(_seen(_rules)),
+    "seed": Operation(lambda s, c, b, a: lobby.seed(s, c, a["seed"], a["commitment"])),
+    "add_ai": Operation(_seen(lambda s, c, b, a: lobby.add_ai(s, c, a["name"], a["colour"]))),
+    "remove": Operation(_seen(lambda s, c, b, a: lobby.remove(s, c, a["seat"]))),
+    "rematch": Operation(_seen(lambda s, c, b, a: lobby.rematch(s, c))),
+    "finish_ai": Operation(_seen(_finish_ai)),
     # never a game action: no store write, no version
     "react": Operation(lambda s, c, b, a: reactions.react(s, c, a["seat"], a["reaction"])),
     # the host's switch for the room's reactions (a stored room setting)
-    "reactions": Operation(lambda s, c, b, a: reactions.set_reactions(s, c, a["on"])),
+    "reactions": Operation(_seen(lambda s, c, b, a: reactions.set_reactions(s, c, a["on"]))),
 }

@@ -28,6 +28,7 @@ from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_se
 from snakes.server.rooms import lifecycle
 from snakes.server.rooms.errors import OutcomeUnknown, ProtocolError, unavailable
 from snakes.server.rooms.model import Kind, Mode, Room, Seat
+from snakes.server.rooms.updates import welcome
 from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.intents import OPERATIONS, Operation, no_presence, nothing
@@ -107,7 +108,8 @@ class RoomRuntime:
         """Per owned room: connection key (node/connection) -> secret digest held."""
         self._seen: dict[str, Presence] = {}
         """Per owned room: its ``_presence`` summed up, until a connection comes or goes."""
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._queues: dict[str, _Queue] = {}
+        """Per room: the intents waiting their turn. An entry goes only when none waits."""
         self._store_ok = True
         self._store_back_at = float("-inf")
         self._tasks: list[asyncio.Task[None]] = []
@@ -148,7 +150,7 @@ class RoomRuntime:
 
     @property
     def queue_count(self) -> int:
-        return len(self._locks)
+        return len(self._queues)
 
     @property
     def node(self) -> str | None:
@@ -372,19 +374,23 @@ class RoomRuntime:
         caller: Caller,
         attempt: Attempt,
     ) -> Any:
-        lock = self._locks.get(code)
-        if lock is None:
-            lock = self._locks[code] = asyncio.Lock()
+        queue = self._queues.get(code)
+        if queue is None:
+            queue = self._queues[code] = _Queue()
+        queue.waiting += 1
         try:
-            async with lock:
+            async with queue.lock:
                 return await self._apply_in_turn(code, operation, args, caller, attempt)
         finally:
-            if code not in self._rooms:
-                if not self._presence.get(code, True):
-                    del self._presence[code]
-                    self._seen.pop(code, None)
-                if not lock.locked() and self._locks.get(code) is lock:
-                    del self._locks[code]  # the room's queue goes with the room
+            queue.waiting -= 1
+            # The room's queue (and who is here) goes with the room, but only once no
+            # intent waits in it: between a release and the next waiter's wake-up the
+            # lock reads as free, and a new queue then would let two intents run at once.
+            if not queue.waiting and code not in self._rooms:
+                self._presence.pop(code, None)
+                self._seen.pop(code, None)
+                if self._queues.get(code) is queue:
+                    del self._queues[code]
 
     async def _apply_in_turn(
         self,
@@ -425,6 +431,9 @@ class RoomRuntime:
         except BaseException as error:
             undo()
             self._seen.pop(code, None)
+            stale = isinstance(error, ProtocolError) and error.code == "stale_version"
+            if stale and caller.connection:
+                await self._show_again(room, ctx, caller)
             self._not_committed(code, error, attempt)
             raise
         if not committed:
@@ -457,17 +466,27 @@ class RoomRuntime:
                 raise OutcomeLost(code) from None
             raise unavailable() from None
 
+    async def _show_again(self, room: Room, ctx: Context, caller: Caller) -> None:
+        """The sender of a stale intent is shown the room as it is now (a welcome)."""
+        step, _ = run_handler(room, ctx, lambda s: welcome(s, caller.connection))
+        with contextlib.suppress(StoreUnavailable):
+            await self.backend.commit(step.room, step.work)
+
     async def _take(self, code: str) -> Room | None:
         """Load a room this process now owns: its snapshot, the log's tail, who is here."""
         room = await self.backend.log.load(code)
         if room is not None:
-            self._presence[code] = await self.owners.members(code)
+            members = await self.owners.members(code)
+            if self.node is None:
+                # Alone, this process's own connections are every member there is.
+                members = {**self._presence.get(code, {}), **members}
+            self._presence[code] = members
             self._seen.pop(code, None)
         return room
 
     def _let_go(self, code: str) -> None:
+        """The room's value goes now; who is here and its queue once none waits."""
         self._rooms.pop(code, None)
-        self._presence.pop(code, None)
         self._seen.pop(code, None)
 
     def _presence_now(self, code: str, members: dict[str, str]) -> Presence:
@@ -585,6 +604,16 @@ class RoomRuntime:
                 for key in [k for k in members if k.partition("/")[0] in dead]:
                     log.info("room %s: connection %s was on a node that is gone", code, key)
                     await self._quietly(code, "drop", {"key": key})
+
+
+class _Queue:
+    """A room's intents, one at a time, and how many are in it (running or waiting)."""
+
+    __slots__ = ("lock", "waiting")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.waiting = 0
 
 
 def _checked(code: str) -> str:

@@ -36,6 +36,12 @@ class Hello(_Message):
 
 
 SeatIndex = Annotated[int, Field(ge=0, le=5)]
+Change = Annotated[int, Field(ge=0, le=2**31)]
+"""The room's ``change`` its sender last saw (``room.change`` in a welcome or update).
+
+An intent that changes the room names it, and is refused as ``stale_version`` unless it
+is the room's: a stale or repeated one is never applied, so it never means another seat
+and never happens twice."""
 
 
 class RollIntent(_Message):
@@ -46,16 +52,19 @@ class RollIntent(_Message):
 
 class LeaveIntent(_Message):
     type: Literal["leave"]
+    change: Change
     seat: SeatIndex
 
 
 class StartIntent(_Message):
     type: Literal["start"]
+    change: Change
     shuffle: bool = False
 
 
 class RulesIntent(_Message):
     type: Literal["rules"]
+    change: Change
     rules: RulesIn
     countdown_seconds: Annotated[int, Field(ge=1, le=600)] | None = None
     board: Annotated[str, Field(min_length=1, max_length=40)] | None = None
@@ -64,25 +73,31 @@ class RulesIntent(_Message):
 class SeedIntent(_Message):
     type: Literal["seed"]
     seed: Annotated[str, Field(max_length=128)]
+    commitment: Annotated[str, Field(min_length=64, max_length=64)]
+    """The commitment (``room.fair.commitment``) the seed is for: one per device and game."""
 
 
 class AddAiIntent(_Message):
     type: Literal["add_ai"]
+    change: Change
     name: Annotated[str, Field(min_length=1, max_length=80)]
     colour: Literal["red", "blue", "green", "yellow", "purple", "orange"]
 
 
 class RemoveIntent(_Message):
     type: Literal["remove"]
+    change: Change
     seat: SeatIndex
 
 
 class RematchIntent(_Message):
     type: Literal["rematch"]
+    change: Change
 
 
 class FinishAiIntent(_Message):
     type: Literal["finish_ai"]
+    change: Change
 
 
 class ReactIntent(_Message):
@@ -94,6 +109,7 @@ class ReactIntent(_Message):
 
 class ReactionsIntent(_Message):
     type: Literal["reactions"]
+    change: Change
     on: bool
     """The host turns reactions on or off for the room."""
 

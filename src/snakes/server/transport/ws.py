@@ -157,30 +157,35 @@ async def _dispatch(
             session.send(jsontext.dumps(pong).encode())
         case RollIntent(seat=seat, version=version):
             await runtime.intent(session, "roll", {"seat": seat, "version": version})
-        case LeaveIntent(seat=seat):
-            await runtime.intent(session, "leave", {"seat": seat})
-        case StartIntent(shuffle=shuffle):
-            await runtime.intent(session, "start", {"shuffle": shuffle})
+        case LeaveIntent(seat=seat, change=change):
+            await runtime.intent(session, "leave", {"seat": seat, "change": change})
+        case StartIntent(shuffle=shuffle, change=change):
+            await runtime.intent(session, "start", {"shuffle": shuffle, "change": change})
         case RulesIntent(rules=rules, countdown_seconds=countdown, board=board_name):
             if board_name is not None:
                 board_named(board_name)  # an unknown board is refused here, by name
-            args = {"rules": rules.model_dump(), "countdown": countdown, "board": board_name}
+            args = {
+                "rules": rules.model_dump(),
+                "countdown": countdown,
+                "board": board_name,
+                "change": message.change,
+            }
             await runtime.intent(session, "rules", args)
-        case SeedIntent(seed=seed):
-            await runtime.intent(session, "seed", {"seed": seed})
-        case AddAiIntent(name=name, colour=colour):
-            args = {"name": _clean_name(name), "colour": colour}
+        case SeedIntent(seed=seed, commitment=commitment):
+            await runtime.intent(session, "seed", {"seed": seed, "commitment": commitment})
+        case AddAiIntent(name=name, colour=colour, change=change):
+            args = {"name": _clean_name(name), "colour": colour, "change": change}
             await runtime.intent(session, "add_ai", args)
-        case RemoveIntent(seat=seat):
-            await runtime.intent(session, "remove", {"seat": seat})
-        case RematchIntent():
-            await runtime.intent(session, "rematch", {})
-        case FinishAiIntent():
-            await runtime.intent(session, "finish_ai", {})
+        case RemoveIntent(seat=seat, change=change):
+            await runtime.intent(session, "remove", {"seat": seat, "change": change})
+        case RematchIntent(change=change):
+            await runtime.intent(session, "rematch", {"change": change})
+        case FinishAiIntent(change=change):
+            await runtime.intent(session, "finish_ai", {"change": change})
         case ReactIntent(seat=seat, reaction=reaction):
             await runtime.intent(session, "react", {"seat": seat, "reaction": reaction})
-        case ReactionsIntent(on=on):
-            await runtime.intent(session, "reactions", {"on": on})
+        case ReactionsIntent(on=on, change=change):
+            await runtime.intent(session, "reactions", {"on": on, "change": change})
 
 
 def _too_deep(payload: bytes) -> bool:

@@ -63,6 +63,12 @@ export class Session {
     return this.connection.send(message);
   }
 
+  /** The room's `change` as last received: an intent that changes the room names the
+   * state it was made against, and one made against an older state is refused. */
+  change() {
+    return this.room && Number.isInteger(this.room.change) ? this.room.change : 0;
+  }
+
   /** Ask for the whole state again (after a stale intent): reconnect and say hello. */
   resync() {
     const socket = this.connection.socket;
@@ -143,7 +149,7 @@ export class Session {
       return;
     }
     const seed = newClientSeed();
-    const ref = this.connection.send({ type: "seed", seed });
+    const ref = this.connection.send({ type: "seed", seed, commitment });
     if (!ref) return; // not connected: the next welcome tries again
     this.quietRefs.add(ref);
     this.seededFor.add(commitment);

@@ -42,6 +42,8 @@ export function mount(root, route, ctx) {
   let generation = 0;
   let leaving = false;
   let skipSent = false;
+  let skipRef = null;
+  let skipTries = 0;
   let turnWasMine = false;
   let titleSignalled = false;
   const die = new Die();
@@ -62,7 +64,7 @@ export function mount(root, route, ctx) {
     on: { click: () => skipToResults() },
   }, t("game.skip"));
   const countdown = new Countdown();
-  const reactionTray = new ReactionTray({ send: (message) => session.send(message) });
+  const reactionTray = new ReactionTray({ send: (message) => session.send(message.type === "reactions" ? { ...message, change: session.change() } : message) });
   const watchBadge = h("p", { class: "watch-badge", hidden: true, dataset: { testid: "watching" } },
     h("span", { "aria-hidden": "true" }, "👀 "), t("game.watchingBadge"));
   const cards = h("ol", { class: "seat-cards", "aria-label": t("setup.players") });
@@ -185,6 +187,13 @@ export function mount(root, route, ctx) {
       return;
     }
     if (err.code === "stale_version") {
+      // "Skip to results" still means the same while the AI seats play on (each of their
+      // moves is a change): it is sent again, naming the room as the server now shows it.
+      if (skipSent && err.ref === skipRef && skipTries < 8) {
+        skipTries += 1;
+        skipRef = session.send({ type: "finish_ai", change: session.change() });
+        return;
+      }
       session.resync();
       return;
     }
@@ -546,7 +555,7 @@ export function mount(root, route, ctx) {
       ok: t("game.removeOk"),
       cancel: t("game.keepWaiting"),
     });
-    if (ok) session.send({ type: "remove", seat: seat.index });
+    if (ok) session.send({ type: "remove", seat: seat.index, change: session.change() });
   }
 
   async function leaveGame() {
@@ -560,7 +569,7 @@ export function mount(root, route, ctx) {
       focusRollIfMine();
       return;
     }
-    for (const seat of session.mySeats()) session.send({ type: "leave", seat });
+    for (const seat of session.mySeats()) session.send({ type: "leave", seat, change: session.change() });
     leaving = true;
     clearGame();
     ctx.navigate("", { guard: false });
@@ -571,7 +580,8 @@ export function mount(root, route, ctx) {
     skipSent = true;
     skipButton.disabled = true;
     announcer.show(t("game.playingRest"));
-    session.send({ type: "finish_ai" });
+    skipTries = 0;
+    skipRef = session.send({ type: "finish_ai", change: session.change() });
   }
 
   let finishTimer = null;

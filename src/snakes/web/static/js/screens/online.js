@@ -199,7 +199,7 @@ function lobby(root, code, ctx) {
   const rulesBox = h("div", { class: "lobby-rules" });
   const status = h("p", { class: "form-note", role: "status", dataset: { testid: "lobby-status" } });
   const error = h("p", { class: "form-error", role: "alert" });
-  const startButton = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "start-online" }, on: { click: () => session.send({ type: "start", shuffle: shuffle.checked }) } }, t("setup.start"));
+  const startButton = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "start-online" }, on: { click: () => session.send({ type: "start", shuffle: shuffle.checked, change: shownChange() }) } }, t("setup.start"));
   const addAiButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "add-ai" }, on: { click: addAi } }, t("online.addAi"));
   const aiNote = h("p", { class: "form-note", role: "status", dataset: { testid: "add-ai-note" } });
   const shuffleId = uniqueId("shuffle");
@@ -260,6 +260,11 @@ function lobby(root, code, ctx) {
   });
   if (session.room) render(session.room);
 
+  /** The `change` of the lobby as shown: what the host's and players' intents name. */
+  function shownChange() {
+    return lastRoom && Number.isInteger(lastRoom.change) ? lastRoom.change : session.change();
+  }
+
   function render(room) {
     if (room.phase !== "lobby") {
       ctx.navigate(`game/${code}`, { guard: false, replace: true });
@@ -277,7 +282,7 @@ function lobby(root, code, ctx) {
         seat.host ? h("span", { class: "chip" }, t("chip.host")) : null,
         mine.has(seat.index) ? h("span", { class: "chip chip-you" }, t("chip.you")) : null,
         seat.connected || seat.kind === "ai" ? null : h("span", { class: "chip" }, t("chip.away")),
-        host && !seat.host ? h("button", { class: "button button-ghost", type: "button", on: { click: () => session.send({ type: "remove", seat: seat.index }) } }, t("setup.remove", { name: seat.name })) : null)));
+        host && !seat.host ? h("button", { class: "button button-ghost", type: "button", on: { click: () => session.send({ type: "remove", seat: seat.index, change: room.change }) } }, t("setup.remove", { name: seat.name })) : null)));
     status.textContent = room.seats.length < 2
       ? t("online.waitMore")
       : host ? t("online.startWhen", { count: room.seats.length }) : t("online.waitHost");
@@ -351,7 +356,7 @@ function lobby(root, code, ctx) {
       toggle("lobby-six", t("rules.six"), t("rules.sixHint"), r.six_again, (v) => send({ rules: { six_again: v } }), "lobby-six-again"),
       h("div", { class: "field" }, h("label", { class: "field-label", for: countdownId }, t("online.seconds", { min: range.min, max: range.max })), countdown),
       // Not a rule of the game: its own intent, and the host may change it later too.
-      toggle("lobby-reactions", REACTION_WORDS.tableSwitch, REACTION_WORDS.tableHint, Boolean(room.reactions), (v) => session.send({ type: "reactions", on: v }), "lobby-reactions"));
+      toggle("lobby-reactions", REACTION_WORDS.tableSwitch, REACTION_WORDS.tableHint, Boolean(room.reactions), (v) => session.send({ type: "reactions", on: v, change: shownChange() }), "lobby-reactions"));
   }
 
   /** The host changes the table's rules, countdown or board (all sent together). */
@@ -362,6 +367,7 @@ function lobby(root, code, ctx) {
       type: "rules",
       rules: { ...room.rules, ...(patch.rules || {}) },
       countdown_seconds: patch.countdown ?? room.countdown_seconds,
+      change: room.change,
     };
     const board = patch.board || boards.value();
     if (board) message.board = board;
@@ -376,7 +382,7 @@ function lobby(root, code, ctx) {
     const free = colourList().find((c) => !colours.has(c.id));
     if (!free) return;
     const name = aiNames().find((n) => !names.has(n)) || t("online.roboN", { n: room.seats.length + 1 });
-    if (session.send({ type: "add_ai", name, colour: free.id })) {
+    if (session.send({ type: "add_ai", name, colour: free.id, change: room.change })) {
       pendingAi = true;
       addAiButton.disabled = true;
       aiNote.textContent = "";
@@ -400,7 +406,7 @@ function lobby(root, code, ctx) {
 
   function leave() {
     const seats = you && you.seats ? you.seats : [];
-    for (const seat of seats) session.send({ type: "leave", seat });
+    for (const seat of seats) session.send({ type: "leave", seat, change: shownChange() });
     clearGame();
     closeSession();
     ctx.navigate("");

@@ -122,7 +122,7 @@ export function mount(root, route, ctx) {
     rematchSent = true;
     button.disabled = true;
     button.textContent = t("common.starting");
-    if (!session.send({ type: "rematch" })) {
+    if (!session.send({ type: "rematch", change: session.change() })) {
       rematchSent = false;
       button.disabled = false;
       button.textContent = t("result.again");
