@@ -46,7 +46,8 @@ def _play(players: list[Player], until: float, gap: float = PER_PLAYER_GAP) -> t
     last_sent: dict[int, float] = {}
     while time.monotonic() < until:
         if latest.get("phase") == "over":
-            players[0].client.send({"type": "rematch"})
+            for player in players:  # a rematch starts once every player agreed
+                player.client.send({"type": "rematch"})
             latest = players[0].client.wait_for(
                 lambda m: m["type"] == "update" and m["room"]["phase"] == "playing"
             )["room"]

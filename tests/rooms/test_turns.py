@@ -206,7 +206,8 @@ def test_rematch_keeps_the_table_and_rules_and_passes_the_first_turn() -> None:
     assert last.work.record is not None
     game, record = last.work.record
     assert game == 1 and len(json.loads(record)["actions"]) == 10
-    step = go(room, lambda s: lobby.rematch(s, caller(1)))
+    room = go(room, lambda s: lobby.rematch(s, caller(1))).room
+    step = go(room, lambda s: lobby.rematch(s, caller(0)))
     (update,) = updates(step)
     assert update["events"] == [{"type": "rematch"}]
     again = update["room"]

@@ -16,7 +16,15 @@ from snakes.fair import new_server_seed
 from snakes.server.codes import hash_secret
 from snakes.server.rooms.access import held
 from snakes.server.rooms.errors import ProtocolError
-from snakes.server.rooms.lobby import check_colours, check_countdown, dispose, join, leave
+from snakes.server.rooms.lobby import (
+    check_colours,
+    check_countdown,
+    dispose,
+    join,
+    leave,
+    rematch_now,
+    rematch_ready,
+)
 from snakes.server.rooms.lobby import pass_host as _pass_host
 from snakes.server.rooms.model import Kind, Mode, Phase, Room, Seat
 from snakes.server.rooms.timers import all_racers_away, connected_seats, schedule, set_timer
@@ -118,7 +126,13 @@ reconnect = connect
 
 
 def drop(step: Step, before: Presence) -> None:
-    """A connection went (closed, lost, or too far behind to keep)."""
+    """A connection went (closed, lost, or too far behind to keep).
+
+    After a game, the one player who had not yet agreed to a rematch may be the one who
+    went: then everyone still here has agreed, and it starts."""
+    if rematch_ready(step.room, connected_seats(step.room, step.ctx.presence)):
+        rematch_now(step)
+        return
     _presence_changed(step, before)
 
 

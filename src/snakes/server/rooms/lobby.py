@@ -16,10 +16,11 @@ from snakes.server.rooms.access import (
     check_lobby,
     check_member,
     check_seat,
+    held,
     playing,
 )
 from snakes.server.rooms.errors import ProtocolError
-from snakes.server.rooms.model import COLOURS, Kind, Mode, Phase, Seat
+from snakes.server.rooms.model import COLOURS, Kind, Mode, Phase, Room, Seat
 from snakes.server.rooms.names import check_seat_names
 from snakes.server.rooms.timers import cancel_all
 from snakes.server.rooms.turns import act
@@ -159,27 +160,87 @@ def leave(step: Step, caller: Caller, seat: int) -> None:
         pass_host(step)
 
 
-def rematch(step: Step, caller: Caller) -> None:
+def rematch(step: Step, caller: Caller, start: bool = False) -> None:
+    """ "Play again". In a local game it starts the next game at once. In an online room
+    it is a proposal: the caller's seat says yes, and the new game starts when every
+    connected player still at the table has said yes, or when the host starts it
+    (``start``) with those who did. Nobody who has not said yes is taken into it: their
+    seats go, and they stay on their results."""
     room = step.room
     check_member(room, caller)
     if room.phase is not Phase.OVER or room.game is None:
         raise ProtocolError("not_allowed", "a rematch comes after the game is over")
-    if not room.is_local:
-        keep = [i for i in range(len(room.seats)) if i not in room.game.leavers]
-        if len(keep) < 2:
-            raise ProtocolError("not_allowed", "a rematch needs at least 2 players")
-        old_first = room.first
-        room.seats = [room.seats[i] for i in keep]
-        room.host = keep.index(room.host) if room.host in keep else 0
-        following = [i for i in keep if i > old_first] + [i for i in keep if i <= old_first]
-        room.first = keep.index(following[0])
-    else:
+    if room.is_local:
         room.first = (room.first + 1) % len(room.seats)
+        _play_again(step)
+        return
+    leavers = room.game.leavers
+    if len([i for i in range(len(room.seats)) if i not in leavers]) < 2:
+        raise ProtocolError("not_allowed", "a rematch needs at least 2 players")
+    if start:
+        check_host(room, caller)
+    mine = [i for i in sorted(held(room, caller.secret_hash)) if i not in leavers]
+    if not mine:
+        raise ProtocolError("not_allowed", "you left this game")
+    added = [i for i in mine if i not in room.rematch]
+    room.rematch.extend(added)
+    if len(rematch_table(room)) < 2 and start:
+        raise ProtocolError("not_allowed", "a rematch needs at least 2 players who agreed")
+    if start or rematch_ready(room, step.connected_seats()):
+        rematch_now(step)
+        return
+    step.touch()
+    publish(step, [{"type": "rematch_wanted", "seat": i} for i in added])
+
+
+def rematch_table(room: Room) -> list[int]:
+    """The seats the rematch would start with: the players who agreed and the AI seats
+    still at the table, in seat order."""
+    assert room.game is not None
+    leavers = room.game.leavers
+    return [
+        i
+        for i, seat in enumerate(room.seats)
+        if i not in leavers and (i in room.rematch or seat.kind is Kind.AI)
+    ]
+
+
+def rematch_ready(room: Room, connected: set[int]) -> bool:
+    """Every connected player still at the table has agreed to the rematch, and it
+    would have at least 2 seats."""
+    if room.phase is not Phase.OVER or room.is_local or not room.rematch or room.game is None:
+        return False
+    leavers = room.game.leavers
+    waiting = [
+        i
+        for i, seat in enumerate(room.seats)
+        if seat.kind is Kind.HUMAN and i not in leavers and i in connected and i not in room.rematch
+    ]
+    return not waiting and len(rematch_table(room)) >= 2
+
+
+def rematch_now(step: Step) -> None:
+    """The online rematch begins with :func:`rematch_table`: the first turn passes on."""
+    room = step.room
+    keep = rematch_table(room)
+    old_first, old_host = room.first, room.host
+    room.seats = [room.seats[i] for i in keep]
+    people = [n for n, seat in enumerate(room.seats) if seat.kind is Kind.HUMAN]
+    room.host = keep.index(old_host) if old_host in keep else (people[0] if people else 0)
+    following = [i for i in keep if i > old_first] + [i for i in keep if i <= old_first]
+    room.first = keep.index(following[0])
+    _play_again(step)
+
+
+def _play_again(step: Step) -> None:
+    room = step.room
     room.game_number += 1
     room.start_game()
     step.work.new_game = True
     step.touch()
-    publish(step, [{"type": "rematch"}], new_turn=True)
+    # The first countdown starts once the board is on every screen, as after a move.
+    allowance = step.ctx.settings.move_allowance(0, 0)
+    publish(step, [{"type": "rematch"}], new_turn=True, allowance=allowance)
 
 
 def pass_host(step: Step) -> None:

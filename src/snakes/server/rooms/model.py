@@ -145,6 +145,9 @@ class Room:
     """A device has said hello to this room at least once."""
     reactions: bool = True
     """Online rooms: players may send reactions (the host may turn them off)."""
+    rematch: list[int] = field(default_factory=list)
+    """Online rooms after a game: the seats whose players asked to play again, in the
+    order they asked (a rematch is a proposal: see ``lobby.rematch``)."""
     reacted: dict[str, tuple[float, ...]] = field(default_factory=dict, compare=False)
     """Not stored: when each seat holder (by secret digest) last sent reactions, on the
     room clock, for the limits. Only the room's owner holds it; a reaction is never a
@@ -160,6 +163,7 @@ class Room:
         draft.client_seeds = dict(self.client_seeds)
         draft.locked_seeds = None if self.locked_seeds is None else list(self.locked_seeds)
         draft.reacted = dict(self.reacted)
+        draft.rematch = list(self.rematch)
         return draft
 
     @property
@@ -201,6 +205,7 @@ class Room:
         self.game = new_game(len(self.seats), self.rules, self.board, first=self.first)
         self.actions = []
         self.rolls = 0
+        self.rematch = []
         self.phase = Phase.PLAYING
 
     def play(self, action: Action) -> list[Any]:
@@ -253,6 +258,7 @@ class Room:
             "game": None if self.game is None else state_to_snapshot(self.game),
             "opened": self.opened,
             "reactions": self.reactions,
+            "rematch": self.rematch,
         }
 
     def settings_key(self) -> tuple[Any, ...]:
@@ -276,6 +282,7 @@ class Room:
             None if self.locked_seeds is None else tuple(self.locked_seeds),
             self.opened,
             self.reactions,
+            tuple(self.rematch),
         )
 
     def live_data(self) -> dict[str, Any]:
@@ -336,6 +343,7 @@ class Room:
             timers=dict(data.get("timers", {})),
             opened=data.get("opened", True),
             reactions=data.get("reactions", True),
+            rematch=list(data.get("rematch", [])),
         )
         if room.phase is not Phase.LOBBY:
             room.catch_up(data.get("game"), [action_from_data(a) for a in actions])

@@ -140,6 +140,7 @@ def room_view(
         "odds": _odds(game) if odds and playing else None,
         "fair": _fair(room) if room.server_seed else None,
         "reactions": room.reactions and room.mode is Mode.ONLINE,
+        "rematch": room.rematch,
         "invite_url": f"{public_url.rstrip('/')}/r/{room.code}",
     }
 

@@ -86,6 +86,17 @@ def _seen(handler: Handler) -> Handler:
     return checked
 
 
+def _rematch(step: Step, caller: Caller, _: Presence, args: dict[str, Any]) -> None:
+    """An online player's "Play again" only says yes to a proposal: saying it again, or
+    after another's, changes nothing, so it is taken whatever the room's ``change``. A
+    local one starts the next game, and the host's start decides on what the host saw:
+    those must be as their sender saw the room."""
+    start = bool(args.get("start", False))
+    if step.room.is_local or start:
+        check_change(step.room, args["change"])
+    lobby.rematch(step, caller, start)
+
+
 OPERATIONS: dict[str, Operation] = {
     # the room's life
     "connect": Operation(lambda s, c, b, a: lifecycle.connect(s, c, b), _arrive),
@@ -103,7 +114,7 @@ OPERATIONS: dict[str, Operation] = {
     "seed": Operation(lambda s, c, b, a: lobby.seed(s, c, a["seed"], a["commitment"])),
     "add_ai": Operation(_seen(lambda s, c, b, a: lobby.add_ai(s, c, a["name"], a["colour"]))),
     "remove": Operation(_seen(lambda s, c, b, a: lobby.remove(s, c, a["seat"]))),
-    "rematch": Operation(_seen(lambda s, c, b, a: lobby.rematch(s, c))),
+    "rematch": Operation(_rematch),
     "finish_ai": Operation(_seen(_finish_ai)),
     # never a game action: no store write, no version
     "react": Operation(lambda s, c, b, a: reactions.react(s, c, a["seat"], a["reaction"])),

@@ -93,6 +93,8 @@ class RemoveIntent(_Message):
 class RematchIntent(_Message):
     type: Literal["rematch"]
     change: Change
+    start: bool = False
+    """The host starts the rematch now, with the players who agreed."""
 
 
 class FinishAiIntent(_Message):

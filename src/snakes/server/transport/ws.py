@@ -178,8 +178,8 @@ async def _dispatch(
             await runtime.intent(session, "add_ai", args)
         case RemoveIntent(seat=seat, change=change):
             await runtime.intent(session, "remove", {"seat": seat, "change": change})
-        case RematchIntent(change=change):
-            await runtime.intent(session, "rematch", {"change": change})
+        case RematchIntent(change=change, start=start):
+            await runtime.intent(session, "rematch", {"change": change, "start": start})
         case FinishAiIntent(change=change):
             await runtime.intent(session, "finish_ai", {"change": change})
         case ReactIntent(seat=seat, reaction=reaction):

@@ -154,7 +154,10 @@ export function mount(root, route, ctx) {
       applyRoom(msg.room, { glide: false });
       // Joining mid-race (watching, or back after a reload): say where everyone is,
       // rather than "Roll the die to start the race!".
-      if (!logLine.textContent && msg.room.phase === "playing" && msg.room.version > 0) {
+      // (A rematch's version carries on from the last game: a race not yet begun has
+      // every token still off the board.)
+      const begun = msg.room.seats.some((seat) => seat.square > 0 || seat.status !== "racing");
+      if (!logLine.textContent && msg.room.phase === "playing" && begun) {
         announcer.show(t(watching() ? "game.watchingNow" : "game.welcomeBack", { where: describeWhere(msg.room) }));
       }
       if (isOver(msg.room)) finishSoon();

@@ -45,16 +45,32 @@ export function mount(root, route, ctx) {
     }
   });
   const status = h("p", { class: "form-error", role: "alert" });
+  const proposal = h("p", { class: "rematch-waiting", role: "status", hidden: true, dataset: { testid: "rematch-waiting" } });
+  let again = null;
+  let startNow = null;
   if (session.room) show(session.room);
 
   function show(room, events = []) {
     if (!isOver(room)) {
+      if (rendered && session.mySeats().size === 0) {
+        // An online rematch began without this device (it never said yes, or it only
+        // watches): its results stay, with a way to watch the new game.
+        startedWithout();
+        return;
+      }
       if (events.some((ev) => ev.type === "rematch")) announcer.speak(t("announce.rematch"));
-      // A rematch started (from this device or another): back to the board.
+      // A rematch this device asked for (or a local game's): back to the board.
       ctx.navigate(`game/${code}`, { guard: false });
       return;
     }
-    if (rendered) return;
+    for (const ev of events) {
+      const seat = ev.type === "rematch_wanted" && room.seats[ev.seat];
+      if (seat && !session.mySeats().has(ev.seat)) announcer.speak(t("announce.rematchWanted", { name: seat.name }));
+    }
+    if (rendered) {
+      showProposal(room);
+      return;
+    }
     rendered = true;
     ctx.setTitle(t("result.title"));
     screen.dataset.version = String(room.version);
@@ -91,8 +107,10 @@ export function mount(root, route, ctx) {
           h("span", { class: "result-detail" }, detail));
       }));
 
-    const mine = session.mySeats().size > 0;
-    const again = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "play-again" }, hidden: !mine, on: { click: () => rematch(again) } }, t("result.again"));
+    // A player who left an online game is no longer at its table: no rematch for them.
+    const mine = [...session.mySeats()].some((seat) => room.mode !== "online" || (room.seats[seat] && room.seats[seat].status !== "left"));
+    again = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "play-again" }, hidden: !mine, on: { click: () => rematch(again) } }, t("result.again"));
+    startNow = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "start-rematch" }, hidden: true, on: { click: () => startRematch() } });
     body.replaceChildren(
       headline,
       h("section", { class: "panel-card result-card", "aria-labelledby": "result-heading" },
@@ -100,14 +118,17 @@ export function mount(root, route, ctx) {
         list),
       storyPanel(code, room.game_number),
       status,
+      proposal,
       h("div", { class: "form-actions result-actions" },
         h("button", { class: "button button-secondary", type: "button", dataset: { testid: "result-home" }, on: { click: goHome } }, t("common.home")),
+        startNow,
         again),
       h("p", { class: "record-links" },
         h("a", { class: "record-link", href: recordUrl(code, room.game_number), download: `snakes-${code}-game-${room.game_number || 1}.json`, dataset: { testid: "download-record" } }, t("result.download")),
         room.mode === "online" || room.fair
           ? h("a", { class: "record-link", href: `#/verify/${encodeURIComponent(code)}${Number.isInteger(room.game_number) ? `/${room.game_number}` : ""}`, dataset: { testid: "verify-game" } }, t("result.verify"))
           : null));
+    showProposal(room);
     sound.win();
     if (classic && winner && !reducedMotion()) confetti = throwConfetti();
     const heading = body.querySelector(".winner-name");
@@ -115,6 +136,55 @@ export function mount(root, route, ctx) {
       heading.setAttribute("tabindex", "-1");
       heading.focus({ preventScroll: true });
     }
+  }
+
+  /**
+   * An online rematch is a proposal: each row says who wants to play again, the waiting
+   * line names who has not said yet, and the host may start with those who did.
+   */
+  function showProposal(room) {
+    if (room.mode !== "online") return;
+    const agreed = new Set(Array.isArray(room.rematch) ? room.rematch : []);
+    for (const row of body.querySelectorAll("[data-testid=result-row]")) {
+      const seat = Number(row.dataset.seat);
+      let tag = row.querySelector(".rematch-tag");
+      if (agreed.has(seat) && !tag) {
+        tag = h("span", { class: "rematch-tag", dataset: { testid: "wants-again" } }, t("result.wantsAgain"));
+        row.append(tag);
+      } else if (!agreed.has(seat) && tag) tag.remove();
+    }
+    const mineAgreed = [...session.mySeats()].some((seat) => agreed.has(seat));
+    if (mineAgreed && again) {
+      rematchSent = true;
+      again.disabled = true;
+      again.textContent = t("result.againWaiting");
+    }
+    const stillIn = room.seats.filter((seat) => seat.status !== "left");
+    const waiting = stillIn.filter((seat) => seat.kind === "human" && seat.connected && !agreed.has(seat.index));
+    proposal.hidden = agreed.size === 0 || waiting.length === 0;
+    proposal.textContent = proposal.hidden ? "" : t("result.waitingFor", { names: waiting.map((seat) => seat.name).join(", ") });
+    // The host may start with those who agreed (the host among them): two seats at least.
+    const host = session.you && session.you.host;
+    const mySeats = session.mySeats();
+    const table = stillIn.filter((seat) => agreed.has(seat.index) || mySeats.has(seat.index) || seat.kind === "ai").length;
+    const others = waiting.filter((seat) => !mySeats.has(seat.index));
+    if (startNow) {
+      startNow.hidden = !host || agreed.size === 0 || others.length === 0 || table < 2;
+      startNow.textContent = t("result.startWith", { count: table });
+    }
+  }
+
+  function startedWithout() {
+    if (screen.querySelector("[data-testid=watch-new-game]")) return;
+    if (again) again.hidden = true;
+    if (startNow) startNow.hidden = true;
+    proposal.hidden = false;
+    proposal.replaceChildren(t("result.startedWithout"), " ",
+      h("a", { class: "button button-secondary", href: `#/game/${code}`, dataset: { testid: "watch-new-game" } }, t("result.watchNew")));
+  }
+
+  function startRematch() {
+    if (!session.send({ type: "rematch", start: true, change: session.change() })) status.textContent = t("result.notConnected");
   }
 
   function rematch(button) {
