@@ -3,6 +3,7 @@ anything (at 360 and 412 px, as at desktop size)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -57,7 +58,7 @@ def test_the_replay_controls_sit_in_one_row_with_nothing_cut(
     boxes = [_box(page, f"[data-testid={testid}]") for testid in BUTTONS]
     tops = {round(box["y"]) for box in boxes}
     assert max(tops) - min(tops) <= 2, f"the buttons are not in one row: {boxes}"
-    for earlier, later in zip(boxes, boxes[1:], strict=False):
+    for earlier, later in itertools.pairwise(boxes):
         assert earlier["x"] + earlier["width"] <= later["x"] + 0.5, "buttons overlap"
     scrub = _box(page, "[data-testid=replay-scrub]")
     for testid, box in zip(BUTTONS, boxes, strict=True):
