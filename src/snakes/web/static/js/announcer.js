@@ -107,11 +107,13 @@ export class Announcer {
     this.lineEl = null;
     this.logEl = null;
     this.history = [];
+    this.serial = 0;
   }
 
   attach(lineEl, logEl) {
     this.lineEl = lineEl;
     this.logEl = logEl;
+    this.serial = 0;
   }
 
   /** Show on the visible line and add to the log (no speech). */
@@ -120,7 +122,11 @@ export class Announcer {
     this.history.push(text);
     if (this.history.length > 60) this.history.shift();
     if (this.logEl) {
+      // Newest first, but each entry keeps its number (the oldest is 1): a list that
+      // counted from the top would renumber every entry on every turn.
       const li = document.createElement("li");
+      this.serial += 1;
+      li.value = this.serial;
       li.textContent = text;
       this.logEl.prepend(li);
       while (this.logEl.children.length > 60) this.logEl.lastChild.remove();
