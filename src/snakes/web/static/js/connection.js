@@ -33,10 +33,14 @@ export class Connection {
     this.lastHeard = Date.now();
     this.refCounter = 0;
     this._onOnline = () => this._reconnectNow();
+    // The network went: say so now. A socket can stay "open" with no network under it
+    // for a long time (until the silence limit), showing "Connected" all the while.
+    this._onOffline = () => this._lost();
     this._onVisible = () => {
       if (document.visibilityState === "visible") this._reconnectNow();
     };
     window.addEventListener("online", this._onOnline);
+    window.addEventListener("offline", this._onOffline);
     document.addEventListener("visibilitychange", this._onVisible);
   }
 
@@ -118,6 +122,7 @@ export class Connection {
     clearTimeout(this.retryTimer);
     this._stopPing();
     window.removeEventListener("online", this._onOnline);
+    window.removeEventListener("offline", this._onOffline);
     document.removeEventListener("visibilitychange", this._onVisible);
     if (this.socket) {
       const socket = this.socket;
@@ -134,10 +139,28 @@ export class Connection {
   _scheduleRetry() {
     this.attempt += 1;
     const backoff = Math.min(MAX_DELAY, BASE_DELAY * 2 ** (this.attempt - 1));
-    const delay = backoff / 2 + Math.random() * (backoff / 2);
+    // Offline, the "online" event reconnects at once; a slow try now and then is only a
+    // safety net for a device that never says it is back.
+    const delay = navigator.onLine === false ? MAX_DELAY : backoff / 2 + Math.random() * (backoff / 2);
     this._setState(navigator.onLine === false ? "offline" : "reconnecting");
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drop the socket (the network is gone) and wait to reconnect: the state says why. */
+  _lost() {
+    if (this.stopped) return;
+    const socket = this.socket;
+    this.socket = null;
+    this._stopPing();
+    if (socket) {
+      try {
+        socket.close();
+      } catch {
+        // already closing
+      }
+    }
+    this._scheduleRetry();
   }
 
   _reconnectNow() {
@@ -152,15 +175,7 @@ export class Connection {
       if (!this.socket) return;
       if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
         // The network died quietly: drop the socket and reconnect.
-        const socket = this.socket;
-        this.socket = null;
-        try {
-          socket.close();
-        } catch {
-          // ignore
-        }
-        this._stopPing();
-        this._scheduleRetry();
+        this._lost();
         return;
       }
       this._ping();

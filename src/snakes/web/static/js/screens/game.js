@@ -507,7 +507,13 @@ export function mount(root, route, ctx) {
     if (isOver(shown)) banner.textContent = t("game.over");
     else if (!busy && seat) showTurn(shown, seat.index, shown.bonus);
     if (watching() && !isOver(shown) && seat) banner.textContent = t("game.watchingTurn", { name: seat.name });
-    if (session.connection.state !== "open" && !isOver(shown)) banner.textContent = t("connection.reconnecting");
+    // Not connected: say so, and what the game waits for (a local game waits for this
+    // device; an online one runs on, and this player's countdown with it).
+    const state = session.connection.state;
+    if (state !== "open" && !isOver(shown)) {
+      const where = shown.mode === "online" ? "online" : "local";
+      banner.textContent = t(state === "offline" ? `game.offline.${where}` : `game.reconnecting.${where}`);
+    }
     const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
     skipButton.hidden = !showSkip;
     // Nobody here rolls any more: the big button becomes "Skip to results".

@@ -1,0 +1,95 @@
+"""A lost connection a player can read: the top bar and the game's banner say offline
+(and what the game waits for) within 3 s of the network going, and connected again
+once it is back; offline on a phone, Start Game's error shows on the screen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.doc_shots import doc_shot
+from tests.browser.helpers import DESKTOP, PHONE, use_instant_animations
+from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+WITHIN = 3_000
+"""Milliseconds: the longest a change of state may go unshown."""
+
+
+OFFLINE_NOISE = "net::ERR_INTERNET_DISCONNECTED"
+"""The browser's own console line for a request made while offline: expected here."""
+
+
+def offline_page(
+    browser: Browser, server: ServerProcess, viewport: dict[str, int]
+) -> Iterator[Page]:
+    """A fresh page that fails the test on any page error but the offline requests'."""
+    context = browser.new_context(viewport=viewport, base_url=server.url)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text) if m.type == "error" and OFFLINE_NOISE not in m.text else None
+        ),
+    )
+    yield page
+    context.close()
+    assert not errors, f"the page reported errors: {errors}"
+
+
+@pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
+def sized_page(
+    request: pytest.FixtureRequest, browser: Browser, web_server: ServerProcess
+) -> Iterator[Page]:
+    yield from offline_page(browser, web_server, request.param)
+
+
+def test_the_game_says_offline_within_3_s_and_what_it_waits_for(sized_page: Page) -> None:
+    page = sized_page
+    use_instant_animations(page)
+    page.goto("/#/setup/ai")
+    page.wait_for_selector("[data-screen=setup][data-mode=ai]")
+    page.get_by_test_id("start-game").click()
+    page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+    connection = page.get_by_test_id("connection")
+    expect(connection).to_have_attribute("data-state", "open")
+
+    page.context.set_offline(True)
+    banner = page.get_by_test_id("turn-banner")
+    try:
+        expect(connection).to_have_attribute("data-state", "offline", timeout=WITHIN)
+        expect(connection).to_be_visible(timeout=WITHIN)
+        expect(connection).to_contain_text("Offline")
+        expect(banner).to_have_text("Offline — the game waits for the network", timeout=WITHIN)
+        expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "true")
+    finally:
+        doc_shot(page, "connection-offline")  # 3 s on: what the player sees by then
+
+    page.context.set_offline(False)
+    expect(connection).to_have_attribute("data-state", "open", timeout=10_000)
+    expect(banner).not_to_contain_text("Offline")
+
+
+def test_start_games_error_shows_on_a_phone_screen(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    for page in offline_page(browser, web_server, PHONE):
+        page.goto("/#/setup/ai")
+        page.wait_for_selector("[data-screen=setup][data-mode=ai]")
+        page.context.set_offline(True)
+        page.get_by_test_id("start-game").click()
+        error = page.get_by_test_id("form-error")
+        expect(error).not_to_be_empty()
+        doc_shot(page, "start-error")
+        box = error.bounding_box()
+        assert box is not None and box["height"] > 0
+        assert box["y"] >= 50 and box["y"] + box["height"] <= PHONE["height"], (
+            f"the error is drawn at {box['y']:.0f} px on a {PHONE['height']} px screen"
+        )
+        page.context.set_offline(False)
