@@ -56,7 +56,7 @@ export function mount(root, route, ctx) {
     class: "button roll-button", type: "button", "aria-disabled": "true", "aria-describedby": "turn-banner",
     dataset: { testid: "roll" }, on: { click: () => roll() },
   }, h("span", { class: "roll-label" }, t("game.roll")), h("span", { class: "roll-key", "aria-hidden": "true" }, t("game.space")));
-  const logLine = h("p", { class: "log-line", dataset: { testid: "log-line" } }, "");
+  const logLine = h("p", { class: "log-line", dataset: { testid: "log-line", placeholder: t("game.startHint") } }, "");
   // It scrolls, so it takes focus: keyboard users can scroll it too.
   const logList = h("ol", { class: "log-list", tabindex: "0", "aria-label": t("game.logLabel"), dataset: { testid: "log-list" } });
   const skipButton = h("button", {
