@@ -87,7 +87,7 @@ def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
 def test_a_new_game_in_another_language_has_no_english(
     browser: Browser, web_server: ServerProcess, viewport: dict[str, int], locale: str
 ) -> None:
-    lang = locale.split("-")[0]
+    lang = locale.split("-", maxsplit=1)[0]
     pages: Iterator[Page] = checked_page(browser, web_server, viewport, locale=locale)
     for page in pages:
         page.goto("/#/setup/ai")
