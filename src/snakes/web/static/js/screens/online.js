@@ -26,7 +26,7 @@ export function mount(root, route, ctx) {
   return entry(root, view === "join" ? code : "", ctx);
 }
 
-/** Create and Join, side by side. */
+/** Join and Create, one above the other. */
 function entry(root, presetCode, ctx) {
   ctx.setTitle(t("mode.online"));
   const defaults = getSettings();
@@ -86,7 +86,9 @@ function entry(root, presetCode, ctx) {
     // An invited friend needs only the join form; hosting is one link away.
     presetCode
       ? [joinForm, h("p", { class: "form-note" }, h("a", { href: "#/online", dataset: { testid: "create-instead" } }, t("online.createInstead")))]
-      : [createForm, joinForm],
+      // Joining first: a friend who was texted a code finds its field on the first
+      // screen, not under the whole create form; a host scrolls one short card.
+      : [joinForm, createForm],
     h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, t("common.back"))));
   root.append(screen);
 
