@@ -33,7 +33,8 @@ def test_the_code_field_is_on_the_first_screen_of_play_online(
         expect(page.get_by_test_id("create-room")).to_have_count(1)
         # The keyboard meets the fields in the order the eye does.
         order = page.evaluate(
-            """() => [...document.querySelectorAll('[data-testid=join-code], [data-testid=host-name]')]
-                 .map((e) => e.dataset.testid)"""
+            """() => [...document.querySelectorAll(
+                 '[data-testid=join-code], [data-testid=host-name]')]
+               .map((e) => e.dataset.testid)"""
         )
         assert order[0] == "join-code", order
