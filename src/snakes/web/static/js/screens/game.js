@@ -166,6 +166,9 @@ export function mount(root, route, ctx) {
       const switched = msg.events.find((ev) => ev.type === "reactions_changed");
       if (switched) announcer.speak(switched.on ? REACTION_WORDS.turnedOn : REACTION_WORDS.turnedOff);
       queue.push({ events: msg.events, room: msg.room, instant: msg.instant });
+      // The countdown is the server's time, not the animation's: a new turn's (or a
+      // skip's) countdown shows the moment it arrives, never the last turn's leftover.
+      showCountdown();
       process();
     } else if (msg.type === "reaction") {
       const room = shown || session.room;
@@ -327,6 +330,9 @@ export function mount(root, route, ctx) {
       case "turn_passed":
         turn = seat;
         showTurn(room, seat, false);
+        // The cards say whose turn it is as the banner does, not after the pause.
+        tokens.setCurrent(turn);
+        renderCards(room);
         // A tab in the background was signalled when the update arrived (turnSignal).
         if (!document.hidden && session.mySeats().has(seat) && room.seats[seat] && room.seats[seat].kind === "human") sound.turn();
         await pause(duration(260));
@@ -387,7 +393,13 @@ export function mount(root, route, ctx) {
     renderControls();
     renderOdds(room);
     renderFair(room);
-    countdown.show(isOver(room) ? null : room.countdown);
+    showCountdown();
+  }
+
+  /** The newest countdown the server sent (an update still animating may be older). */
+  function showCountdown() {
+    const latest = session.room || shown;
+    countdown.show(!latest || isOver(latest) ? null : latest.countdown);
   }
 
   /** Fair dice: the commitment everyone saw before the first roll (checked on Verify). */
