@@ -138,6 +138,7 @@ def test_the_countdown_is_never_stale_through_a_turn_change_and_a_skip(
         server.script_dice(2)
         page.get_by_test_id("roll").click()
         rolled = _arrival(page, "(u) => u.turn === 1")
+        doc_shot(page, "countdown-turn")  # at once: Gus's 10 s, or Hana's leftover
         # What the screen shows over the next 1.5 s is the observation itself.
         page.wait_for_function(f"() => Date.now() > {rolled['at']} + 1500")
         for shown in _after(page, rolled["at"] + FRESH_WITHIN_MS, rolled["at"] + 1500):
@@ -154,7 +155,6 @@ def test_the_countdown_is_never_stale_through_a_turn_change_and_a_skip(
         server.advance(COUNTDOWN + 1)
         skipped = _arrival(page, "(u) => u.skipped")
         page.wait_for_function(f"() => Date.now() > {skipped['at']} + 1500")
-        doc_shot(page, "countdown-skip")
         for shown in _after(page, skipped["at"] + FRESH_WITHIN_MS, skipped["at"] + 1500):
             low, high = _expected(skipped["countdown"], shown["at"])
             moment = f"{shown['at'] - skipped['at']:.0f} ms after the skip"
