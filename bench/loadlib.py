@@ -385,7 +385,9 @@ class _Room:
                     if rematch_sent != view.game:
                         rematch_sent = view.game
                         window.rematches += 1
-                        await self.seats[0].ws.send(_changing("rematch", self.seats[0]))
+                        # A rematch is a proposal: it starts once every player agreed.
+                        for seat in self.seats:
+                            await seat.ws.send(_changing("rematch", seat))
                 elif view.phase == "playing" and view.turn is not None:
                     roller = self.seats[view.turn]
                     if roller.version == view.version:

@@ -143,7 +143,8 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
             room = runtimes[0].current(code)
             assert room is not None
             if room.phase is Phase.OVER:
-                await seated[0][0].intent(seated[0][1], "rematch", {"change": room.change})
+                for runtime, session in seated:  # a proposal: everyone agrees
+                    await runtime.intent(session, "rematch", {"change": room.change})
                 room = runtimes[0].current(code)
                 assert room is not None
             assert room.game is not None and room.game.turn is not None
