@@ -123,7 +123,7 @@ def test_a_guests_play_again_leaves_everyone_on_their_results(
         doc_shot(gus, "rematch-proposal")
     expect(gus.get_by_test_id("play-again")).to_have_text("Waiting for the others…")
     expect(gus.get_by_test_id("play-again")).to_be_disabled()
-    expect(hana.get_by_test_id("rematch-waiting")).to_have_text("Waiting for: Host, P3")
+    expect(hana.get_by_test_id("rematch-waiting")).to_have_text("Waiting for: Host and P3")
     # The proposal moved nobody: the room is still over, every screen on its results.
     assert server.get(f"/api/rooms/{code}")["phase"] == "over"
     for page in (hana, gus, cy):

@@ -2,7 +2,7 @@
 // Last One Standing shows the full finishing order with medals. "Play again" / "Home".
 
 import { h } from "../dom.js";
-import { t, ordinal, errorText } from "../i18n.js";
+import { t, ordinal, errorText, list as wordList } from "../i18n.js";
 import { openSession, closeSession } from "../session.js";
 import { secretFor, clearGame } from "../saved-game.js";
 import { tokenMarks } from "../colours.js";
@@ -38,8 +38,9 @@ export function mount(root, route, ctx) {
           h("h2", {}, t("result.gone")),
           h("p", {}, t("result.goneText")),
           h("a", { class: "button button-primary", href: "#/", dataset: { testid: "result-home" } }, t("common.home"))));
-      } else if (rematchSent) {
+      } else if (rematchSent || startSent) {
         rematchSent = false;
+        startSent = false;
         status.textContent = errorText(msg.code, msg.message);
       }
     }
@@ -48,6 +49,7 @@ export function mount(root, route, ctx) {
   const proposal = h("p", { class: "rematch-waiting", role: "status", hidden: true, dataset: { testid: "rematch-waiting" } });
   let again = null;
   let startNow = null;
+  let startSent = false;
   if (session.room) show(session.room);
 
   function show(room, events = []) {
@@ -162,7 +164,7 @@ export function mount(root, route, ctx) {
     const stillIn = room.seats.filter((seat) => seat.status !== "left");
     const waiting = stillIn.filter((seat) => seat.kind === "human" && seat.connected && !agreed.has(seat.index));
     proposal.hidden = agreed.size === 0 || waiting.length === 0;
-    proposal.textContent = proposal.hidden ? "" : t("result.waitingFor", { names: waiting.map((seat) => seat.name).join(", ") });
+    proposal.textContent = proposal.hidden ? "" : t("result.waitingFor", { names: wordList(waiting.map((seat) => seat.name)) });
     // The host may start with those who agreed (the host among them): two seats at least.
     const host = session.you && session.you.host;
     const mySeats = session.mySeats();
@@ -184,7 +186,11 @@ export function mount(root, route, ctx) {
   }
 
   function startRematch() {
-    if (!session.send({ type: "rematch", start: true, change: session.change() })) status.textContent = t("result.notConnected");
+    startSent = true;
+    if (!session.send({ type: "rematch", start: true, change: session.change() })) {
+      startSent = false;
+      status.textContent = t("result.notConnected");
+    }
   }
 
   function rematch(button) {
