@@ -1,20 +1,12 @@
-// The rules of the game in the page: one transition, apply(state, action, table), the
-// same as the engine's (src/snakes/engine/game.py), event for event and field for field.
-//
-// Two things use it: the Verify screen, which replays a downloaded record to know how
-// many faces each roll had, and the games played at your own table (Play with AI, Pass
-// & Play), which run in the page with or without the server (js/local-room.js). Online
-// rooms never use it: there the server decides. tests/browser/test_rules_differential.py
-// holds it to snakes.engine, action by action.
-//
-// A table is {rules: {finish, exact_finish, six_again}, jumps: Map(start -> end), seats:
-// count}. A state is a plain object (never changed: apply returns a new one).
+// The engine's rules (src/snakes/engine/game.py) in the page, event for event, for games
+// at your own table (js/local-room.js) and Verify; online, the server decides.
+// tests/browser/test_rules_differential.py holds it to snakes.engine. A table is
+// {rules, jumps: Map(start -> end)}; apply returns a new state, never changes one.
 
 export const FINISH = 100;
 export const MAX_SIXES = 2;
 export const AWAY_AFTER = 3;
 
-/** A refused action, with the protocol's error code (docs/PROTOCOL.md). */
 export class RuleError extends Error {
   constructor(code, message, details = {}) {
     super(message);
@@ -23,7 +15,6 @@ export class RuleError extends Error {
   }
 }
 
-/** The rules as the record and the room view write them, with the engine's defaults. */
 export function readRules(raw = {}) {
   const data = raw && typeof raw === "object" ? raw : {};
   return {
@@ -33,14 +24,12 @@ export function readRules(raw = {}) {
   };
 }
 
-/** start -> end of every ladder and snake of a board ({ladders, snakes} as [start, end]). */
 export function jumpsOf(board) {
   const jumps = new Map();
   for (const [start, end] of [...(board.ladders || []), ...(board.snakes || [])]) jumps.set(start, end);
   return jumps;
 }
 
-/** A game with every token on square 0 and `first` to roll. */
 export function newGame(players, first = 0) {
   const zeros = Array(players).fill(0);
   return {
@@ -57,7 +46,6 @@ export function newGame(players, first = 0) {
   };
 }
 
-/** Seats still in the race (neither finished nor gone), in seat order. */
 export function racing(state) {
   const out = [];
   for (let seat = 0; seat < state.positions.length; seat++) {
@@ -66,12 +54,10 @@ export function racing(state) {
   return out;
 }
 
-/** How many faces the next roll has: 5 after two sixes in one turn (sixes roll again). */
 export function faces(state, rules) {
   return rules.six_again && state.sixes >= MAX_SIXES ? 5 : 6;
 }
 
-/** Classic: the first seat on 100, or the last one left. Null otherwise. */
 export function winner(state, rules) {
   if (rules.finish !== "classic") return null;
   if (state.standings.length) return state.standings[0];
@@ -79,7 +65,7 @@ export function winner(state, rules) {
   return null;
 }
 
-/** Every seat in result order, as engine/results.py places them. */
+// engine/results.py's order.
 export function placings(state, rules) {
   const square = state.positions;
   const order = state.standings.map((seat) => [seat, "finished"]);
@@ -108,11 +94,7 @@ function checkTurn(state, seat) {
   if (seat !== state.turn) throw new RuleError("not_your_turn", `it is seat ${state.turn}'s turn, not seat ${seat}'s`, { seat, turn: state.turn });
 }
 
-/**
- * Apply one action ({type: "roll", seat, value} | {type: "skip" | "leave" | "remove",
- * seat} | {type: "abandon"}). Returns {state, events}; a refused action throws RuleError
- * and changes nothing.
- */
+// A refused action throws RuleError (its code is the protocol's) and changes nothing.
 export function apply(state, action, table) {
   if (state.over) throw new RuleError("game_over", `the game is over; ${action.type} refused`);
   const next = {
@@ -158,7 +140,6 @@ function roll(next, action, table) {
   next.missed[seat] = 0;
   const target = start + value;
   if (target > FINISH && table.rules.exact_finish) {
-    // Overshoot: the token stays and the turn passes, even on a six.
     events.push({ type: "overshot", seat, square: start, value, needed: FINISH - start });
     passTurn(next, events);
     return events;
@@ -219,7 +200,6 @@ function passTurn(next, events) {
   nextTurn(next, events, seat);
 }
 
-/** The turn goes to the next racing seat after the current one, in seat order. */
 function nextTurn(next, events, previous) {
   const still = new Set(racing(next));
   const n = next.positions.length;
