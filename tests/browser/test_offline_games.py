@@ -27,6 +27,17 @@ CURRENT_SHELL = """async () => {
   const hit = await (await caches.open('snakes-meta')).match('/__current-shell');
   return hit ? await hit.text() : null;
 }"""
+KEPT_BYTES = """async () => {
+  const name = await (await caches.open('snakes-meta')).match('/__current-shell');
+  const cache = await caches.open(await name.text());
+  let total = 0;
+  for (const request of await cache.keys()) {
+    total += (await (await cache.match(request)).blob()).size;
+  }
+  return total;
+}"""
+OFFLINE_CACHE_BUDGET = 1536 * 1024
+"""Everything a device keeps to play offline (the page and /static/)."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
@@ -56,6 +67,7 @@ class Offline:
         self.page.goto("/")
         self.page.wait_for_selector("[data-screen=home]")
         wait_for_shell(self.page)
+        self.kept_bytes: int = self.page.evaluate(KEPT_BYTES)
         self.page.evaluate(
             "localStorage.setItem('snakes.settings',"
             " JSON.stringify({speed: 'instant', sound: false}))"
@@ -191,3 +203,74 @@ def seat_squares(page: Page) -> dict[str, str]:
 
 def test_local_codes_are_not_server_codes() -> None:
     assert not re.fullmatch("[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}", "0ABCDE")
+
+
+START_TO_ROLLABLE_MS = 1000
+"""Start Game to a board that takes a roll, offline, at the phone profile."""
+
+
+def test_start_game_to_a_rollable_board_offline_on_a_phone_takes_under_a_second(
+    offline: Offline,
+) -> None:
+    page = offline.home()
+    # The phone profile: a 360x640 screen and a CPU four times slower than this one.
+    cdp = offline.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.get_by_test_id("play-ai").click()
+    page.wait_for_selector("[data-screen=setup][data-mode=ai]")
+    elapsed = page.evaluate(
+        """() => new Promise((done) => {
+             const start = performance.now();
+             const ready = () => {
+               const roll = document.querySelector('[data-testid=roll]');
+               if (roll && roll.getAttribute('aria-disabled') === 'false') {
+                 done(performance.now() - start);
+               } else requestAnimationFrame(ready);
+             };
+             document.querySelector('[data-testid=start-game]').click();
+             requestAnimationFrame(ready);
+           })"""
+    )
+    print(f"Start Game to a rollable board, offline, phone profile: {elapsed:.0f} ms")
+    assert elapsed <= START_TO_ROLLABLE_MS
+
+
+def test_a_local_game_asks_the_server_nothing_per_roll(browser: Browser, tmp_path: Path) -> None:
+    """With the server up: once the game has started, its rolls make no request at all."""
+    server = ServerProcess(tmp_path / "data", "--animation-scale", "0")
+    server.start()
+    context = browser.new_context(viewport=PHONE, base_url=server.url)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.evaluate(
+            "localStorage.setItem('snakes.settings',"
+            " JSON.stringify({speed: 'instant', sound: false}))"
+        )
+        page.goto("/#/setup/pass")
+        page.wait_for_selector("[data-screen=setup][data-mode=pass]")
+        page.get_by_test_id("start-game").click()
+        page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+        page.wait_for_load_state("networkidle")
+        asked: list[str] = []
+        context.on("request", lambda request: asked.append(request.url))
+        page.on("websocket", lambda socket: asked.append(socket.url))
+        rolls = 0
+        while rolls < 30 and next_step(page) == "roll":
+            page.get_by_test_id("roll").click()
+            rolls += 1
+        assert rolls > 0
+        # The app shell's files may be drawn from the kept shell; nothing asks the game's
+        # API or opens the game's socket.
+        assert [u for u in asked if "/api/" in u or "/ws" in u] == [], asked
+        # The server rolled nothing: the dice were thrown in the page.
+        _, metrics, _ = server.raw("/metrics")
+        assert re.search(rb"^snakes_rolls_total 0(\.0)?$", metrics, re.M), metrics[:400]
+    finally:
+        context.close()
+        server.kill()
+
+
+def test_the_kept_shell_is_under_its_budget(offline: Offline) -> None:
+    print(f"offline cache: {offline.kept_bytes} bytes")
+    assert 0 < offline.kept_bytes <= OFFLINE_CACHE_BUDGET
