@@ -123,7 +123,7 @@ def games(draw: st.DrawFn) -> Game:
     )
     interrupts = draw(
         st.dictionaries(
-            st.integers(0, 150),
+            st.integers(0, 60),
             st.tuples(st.sampled_from(INTERRUPTS), st.integers(0, 5), st.sampled_from(BAD)),
             max_size=6,
         )
