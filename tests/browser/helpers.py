@@ -170,3 +170,41 @@ def seat_squares(page: Page) -> dict[int, int]:
             card.get_attribute("data-square") or -1
         )
     return squares
+
+
+def module_url(page: Page, name: str) -> str:
+    """The versioned URL the page loaded one of its modules from (js/<name>)."""
+    urls: list[str] = page.evaluate(
+        "() => performance.getEntriesByType('resource').map((e) => e.name)"
+    )
+    found = next((u for u in urls if re.search(rf"/js/{re.escape(name)}(\?|$)", u)), None)
+    assert found, f"the page has not loaded js/{name}"
+    return found
+
+
+def page_room(page: Page) -> dict[str, Any]:
+    """The room view the page holds now: a game at your own table is in the page only."""
+    room = page.evaluate(
+        "async (url) => (await import(url)).currentSession()?.room ?? null",
+        module_url(page, "session.js"),
+    )
+    assert isinstance(room, dict), "no room is open in the page"
+    return room
+
+
+def script_dice(page: Page, *values: int) -> None:
+    """Queue the next values of the page's die (games at your own table roll there)."""
+    page.evaluate(
+        "async ([url, values]) => (await import(url)).scriptDice(...values)",
+        [module_url(page, "local-dice.js"), list(values)],
+    )
+
+
+def page_story(page: Page, code: str) -> dict[str, Any]:
+    """The story the page drew for game ``code`` (a local game's comes from its record)."""
+    story = page.evaluate(
+        "async ([url, code]) => (await import(url)).getStory(code)",
+        [module_url(page, "story-data.js"), code],
+    )
+    assert isinstance(story, dict)
+    return story

@@ -22,6 +22,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.helpers import script_dice
 from tests.support.client import GameClient
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
@@ -98,7 +99,7 @@ def _my_turn(page: Page, server: ServerProcess, shots: Shots) -> None:
 
 
 def _play(page: Page, server: ServerProcess, shots: Shots, dice: list[int], rolls: int) -> None:
-    server.script_dice(*dice)
+    script_dice(page, *dice)  # the game runs in the page: its die is scripted there
     for _ in range(rolls):
         _my_turn(page, server, shots)
         page.get_by_test_id("roll").click()

@@ -1,8 +1,9 @@
 """The game as an app on the home screen: manifest, service worker, offline, updates.
 
-Issue 14, section 4: Chromium sees a valid, installable manifest; with the server
-stopped, a reload shows the "no connection" screen; after a new version is deployed,
-the next start shows it. Game state is never served from the cache.
+Chromium sees a valid, installable manifest; with the server stopped, a reload opens the
+kept page (games at your own table run in it), and only a device without it shows the
+"no connection" screen; after a new version is deployed, the next start shows it. Game
+state is never served from the cache.
 """
 
 from __future__ import annotations
@@ -93,9 +94,10 @@ def test_chromium_sees_a_valid_installable_manifest(
     assert not [u for u in urls if u.startswith(("/api", "/ws"))]
 
 
-def test_with_the_server_stopped_a_reload_shows_the_no_connection_screen(
+def test_with_the_server_stopped_a_reload_opens_the_kept_game(
     browser: Browser, tmp_path: Path
 ) -> None:
+    """The kept page starts without the server: games at your own table run in it."""
     server = ServerProcess(tmp_path / "data", "--animation-scale", "0")
     server.start()
     context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=server.url)
@@ -107,12 +109,49 @@ def test_with_the_server_stopped_a_reload_shows_the_no_connection_screen(
         wait_for_shell(page)
         server.stop()
         page.reload()
-        page.wait_for_selector("[data-testid=offline]")
-        assert page.get_by_role("heading", name="No connection").is_visible()
+        page.wait_for_selector("[data-screen=home]")
+        assert page.get_by_test_id("play-ai").is_visible()
         assert serious_violations(page) == []
         # Game state never comes from the cache: with the server gone, the API is gone.
         answer = page.evaluate("() => fetch('/api/boards').then(() => 'served', () => 'failed')")
         assert answer == "failed"
+    finally:
+        context.close()
+        server.kill()
+
+
+def test_a_device_that_never_kept_the_page_shows_the_no_connection_screen(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The service worker is installed but its shell is gone: "no connection", then the
+    game as soon as the server answers again."""
+    server = ServerProcess(tmp_path / "data", "--animation-scale", "0")
+    server.start()
+    context = browser.new_context(viewport={"width": 360, "height": 640}, base_url=server.url)
+    context.set_default_timeout(20_000)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.wait_for_selector("[data-screen=home]")
+        wait_for_shell(page)
+        # Only the offline page is kept (a device whose shell was evicted but for it).
+        page.evaluate(
+            """async () => {
+                 const name = await (await caches.open('snakes-meta')).match('/__current-shell');
+                 const cache = await caches.open(await name.text());
+                 for (const request of await cache.keys()) {
+                   if (!request.url.endsWith('/static/offline.html')
+                       && !request.url.includes('/offline.js')
+                       && !request.url.includes('i18n')
+                       && !request.url.includes('/css/')) await cache.delete(request);
+                 }
+               }"""
+        )
+        server.stop()
+        page.reload()
+        page.wait_for_selector("[data-testid=offline]")
+        assert page.get_by_role("heading", name="No connection").is_visible()
+        assert serious_violations(page) == []
         snap(page, "offline")
         server.start()
         # It keeps asking; once the server answers, the game opens by itself.

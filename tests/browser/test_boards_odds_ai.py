@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
     open_setup,
+    page_room,
     serious_violations,
     snap,
     start_game,
@@ -31,6 +32,16 @@ def _leave_game(page: Page) -> None:
     page.get_by_test_id("home").click()
     page.get_by_test_id("confirm-ok").click()
     page.wait_for_selector("[data-screen=home]")
+
+
+def _room_with_odds(page: Page) -> dict[str, Any]:
+    """The page's room once the odds of its state have come (asked of the server)."""
+    for _ in range(200):
+        room = page_room(page)
+        if room["over"] or room["odds"]:
+            return room
+        page.wait_for_timeout(50)
+    raise AssertionError("the odds never came")
 
 
 def _catalogue(server: ServerProcess) -> dict[str, dict[str, Any]]:
@@ -54,8 +65,8 @@ def test_a_board_picked_in_setup_is_the_one_played(page: Page, web_server: Serve
     expect(card).to_contain_text(f"{short['ladders']} ladders · {short['snakes']} snakes")
     assert serious_violations(page) == []
     page.get_by_test_id("board-short").check()
-    code = start_game(page)
-    room = web_server.get(f"/api/rooms/{code}")
+    start_game(page)
+    room = page_room(page)
     assert room["board"]["name"] == "short"
     # The board is drawn from the room's data: every ladder and snake of that board.
     expect(page.locator("[data-testid=board] .ladder")).to_have_count(len(room["board"]["ladders"]))
@@ -86,7 +97,7 @@ def test_live_odds_are_off_by_default_and_follow_every_update_when_on(
     expect(page.get_by_test_id("settings-saved")).to_contain_text("live odds shown")
 
     open_setup(page, "ai")
-    code = start_game(page)
+    start_game(page)
     panel = page.get_by_test_id("odds-panel")
     expect(panel).to_be_visible()
     rows = page.get_by_test_id("odds-row")
@@ -97,12 +108,18 @@ def test_live_odds_are_off_by_default_and_follow_every_update_when_on(
         )
     for _ in range(3):
         expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
-        # Our turn: the AI seats are waiting, so the server's view is the one on screen.
+        # Our turn: the AI seats are waiting, so the page's room is the one on screen, and
+        # the odds the server worked out of its record follow it.
         version = page.get_attribute("[data-screen=game]", "data-version")
-        room = web_server.get(f"/api/rooms/{code}")
+        room = _room_with_odds(page)
         if room["over"]:
             break
         assert str(room["version"]) == version
+        page.wait_for_function(
+            "values => [...document.querySelectorAll('[data-testid=odds-row]')]"
+            ".map((row) => Number(row.dataset.value)).join() === values.join()",
+            arg=room["odds"]["values"],
+        )
         assert _odds_on_screen(page) == pytest.approx(room["odds"]["values"], abs=1e-9)
         assert sum(_odds_on_screen(page)) == pytest.approx(1, abs=0.01)
         page.get_by_test_id("roll").click()

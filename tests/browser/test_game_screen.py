@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from snakes.engine import JUNGLE
 from tests.browser.helpers import (
     open_setup,
+    script_dice,
     serious_violations,
     start_game,
     use_instant_animations,
@@ -89,7 +90,7 @@ def test_skip_to_results_never_calls_a_finished_player(
     # Two AI seats: when Me finishes, both still race, and Skip to results plays them out.
     while page.get_by_test_id("setup-seat").count() > 3:
         page.get_by_test_id("ai-fewer").click()
-    hooks_server.script_dice(*FINISH_FIRST)
+    script_dice(page, *FINISH_FIRST)
     start_game(page)
     for _ in range(7):  # 1 | 6, 6, 1 | 4 | 5 | 4
         _until(page, hooks_server, ROLL_READY)
@@ -103,15 +104,17 @@ def test_skip_to_results_never_calls_a_finished_player(
     page.evaluate(WATCH_BANNER)
     page.evaluate(WATCH_LOG)
     page.get_by_test_id("skip-to-results").click()
-    # The server clock stands still from here: only Skip to results can end the race.
     expect(page.locator("[data-screen=result] [data-testid=result-list]")).to_be_visible()
     banners: list[str] = page.evaluate("window.__banners")
     assert not [b for b in banners if "Me" in b], banners
     assert page.get_by_test_id("result-list").locator("li").count() == 3
     # The skipped turns are not played out on screen: after "Playing the remaining
-    # turns", the log tells the two finishes only (the rolls that reached 100).
+    # turns", the log tells the finishes only (the rolls that reached 100). The AI seats
+    # (in the page, on its own clock) may have moved before the button was pressed.
     logged: list[str] = page.evaluate("window.__logged")
-    assert len(logged) == 3 and all("place" in line for line in logged[1:]), logged
+    rest = next(i for i, line in enumerate(logged) if "remaining" in line)
+    assert 1 <= len(logged[rest + 1 :]) <= 2, logged
+    assert all("place" in line for line in logged[rest + 1 :]), logged
 
 
 def test_the_open_game_log_is_reachable_by_keyboard_and_axe_clean(page: Page) -> None:

@@ -9,7 +9,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import open_setup, snap, start_game, use_instant_animations
+from tests.browser.helpers import (
+    open_setup,
+    page_room,
+    snap,
+    start_game,
+    use_instant_animations,
+)
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -24,8 +30,8 @@ def test_turning_off_sixes_roll_again_reaches_the_engine(
     expect(six).to_be_checked()
     six.uncheck()
     expect(page.get_by_test_id("rule-exact-finish")).to_be_checked()
-    code = start_game(page)
-    rules = web_server.get(f"/api/rooms/{code}")["rules"]
+    start_game(page)
+    rules = page_room(page)["rules"]
     assert rules == {"finish": "classic", "exact_finish": True, "six_again": False}
     expect(page.get_by_test_id("rules-summary")).to_have_text(
         "Classic · exact finish · no bonus sixes"
@@ -51,6 +57,6 @@ def test_settings_defaults_start_new_games_and_the_speed_is_chosen_on_screen(
     open_setup(page, "pass")
     expect(page.get_by_test_id("rule-exact-finish")).not_to_be_checked()
     expect(page.get_by_test_id("rule-six-again")).to_be_checked()
-    code = start_game(page)
-    rules = web_server.get(f"/api/rooms/{code}")["rules"]
+    start_game(page)
+    rules = page_room(page)["rules"]
     assert rules == {"finish": "classic", "exact_finish": False, "six_again": True}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.browser.helpers import script_dice
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -30,7 +31,7 @@ def test_a_ladder_a_six_and_a_snake_each_get_a_moment(
         page.goto("/#/setup/pass")
         page.wait_for_selector("[data-screen=setup]")
         # Player 1: 1 climbs 1 -> 38. Player 2: 2. Player 1: 6 (44, bonus), 3 -> 47 bites.
-        hooks_server.script_dice(1, 2, 6, 3)
+        script_dice(page, 1, 2, 6, 3)
         page.get_by_test_id("start-game").click()
         page.wait_for_selector("[data-screen=game]:not([data-version=''])")
         roll = page.get_by_test_id("roll")
@@ -89,7 +90,7 @@ def test_the_moments_play_sounds_only_when_sound_is_on(
         page.reload()  # the app reads its settings when it starts
         page.goto("/#/setup/pass")
         page.wait_for_selector("[data-screen=setup]")
-        hooks_server.script_dice(1, 2, 6, 3)  # a ladder, a six, a snake (as above)
+        script_dice(page, 1, 2, 6, 3)  # a ladder, a six, a snake (as above)
         page.get_by_test_id("start-game").click()
         page.wait_for_selector("[data-screen=game]:not([data-version=''])")
         roll = page.get_by_test_id("roll")

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
     open_setup,
+    page_room,
     play_to_result,
     snap,
     start_game,
@@ -39,8 +40,8 @@ def test_three_people_play_a_whole_game_to_the_result(
     expect(seats.nth(2)).to_have_attribute("data-colour", "red")
     snap(page, "pass-setup")
 
-    code = start_game(page)
-    room = web_server.get(f"/api/rooms/{code}")
+    start_game(page)
+    room = page_room(page)
     assert room["mode"] == "pass"
     assert [(s["name"], s["colour"]) for s in room["seats"]] == [
         ("Ana", "green"),
@@ -64,7 +65,7 @@ def test_three_people_play_a_whole_game_to_the_result(
     expect(rows).to_have_count(3)
     expect(rows.first).to_have_attribute("data-place", "1")
     expect(rows.first).to_have_attribute("data-status", "finished")
-    winner = web_server.get(f"/api/rooms/{code}")["winner"]
+    winner = page_room(page)["winner"]
     expect(page.get_by_test_id("winner")).to_have_text(f"{['Ana', 'Ben', 'Cleo'][winner]} wins!")
     # Classic: the others are listed by square reached, marked as not finished.
     for index in (1, 2):

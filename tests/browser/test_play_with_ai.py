@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.helpers import (
     next_step,
     open_setup,
+    page_room,
     play_to_result,
     snap,
     start_game,
@@ -34,8 +35,8 @@ def test_five_ai_last_one_standing_ends_with_the_complete_order(
     page.get_by_test_id("seat-name").first.fill("Ana")
     snap(page, "ai-setup")
 
-    code = start_game(page)
-    room = web_server.get(f"/api/rooms/{code}")
+    start_game(page)
+    room = page_room(page)
     assert room["rules"]["finish"] == "last-one-standing"
     assert [s["kind"] for s in room["seats"]] == ["human"] + ["ai"] * 5
     expect(page.get_by_test_id("seat-card")).to_have_count(6)
@@ -62,7 +63,7 @@ def test_five_ai_last_one_standing_ends_with_the_complete_order(
         expect(rows.nth(i)).to_have_attribute("data-status", "finished")
     # The first three carry medals; the order matches the engine's standings.
     expect(page.locator("[data-testid=result-row] .medal")).to_have_count(3)
-    final = web_server.get(f"/api/rooms/{code}")
+    final = page_room(page)
     assert final["over"] is True
     seats = [int(rows.nth(i).get_attribute("data-seat") or -1) for i in range(6)]
     assert seats == final["standings"]

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.helpers import (
     next_step,
     open_setup,
+    page_room,
     seat_squares,
     snap,
     start_game,
@@ -34,7 +35,7 @@ def test_reloading_mid_game_restores_the_board_and_seats(
     assert next_step(page) == "roll"
     version = page.get_attribute("[data-screen=game]", "data-version")
     squares = seat_squares(page)
-    room = web_server.get(f"/api/rooms/{code}")
+    room = page_room(page)
     assert str(room["version"]) == version
     assert squares == {s["index"]: s["square"] for s in room["seats"]}
 

@@ -15,6 +15,8 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.helpers import (
     checked_page,
     next_step,
+    page_story,
+    script_dice,
     serious_violations,
     snap,
     use_instant_animations,
@@ -55,7 +57,7 @@ def play_scripted_game(page: Page, server: ServerProcess) -> str:
     page.get_by_test_id("start-game").click()
     page.wait_for_selector("[data-screen=game]:not([data-version=''])")
     code = str(page.get_attribute("[data-screen=game]", "data-code"))
-    server.script_dice(*ROLLS)
+    script_dice(page, *ROLLS)
     rolls = 0
     while next_step(page) == "roll":
         page.keyboard.press("Space")
@@ -70,7 +72,7 @@ def test_the_replay_steps_to_the_ladder_and_shows_the_engines_board(
 ) -> None:
     page = story_page
     code = play_scripted_game(page, server)
-    story = server.get(f"/api/rooms/{code}/story")
+    story = page_story(page, code)
     assert [s["positions"] for s in story["steps"]][LADDER_MOVE] == [84, 3]
 
     # The result screen's small chart, then "Watch the replay" by keyboard.

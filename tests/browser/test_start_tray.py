@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import open_setup, start_game, use_instant_animations
+from tests.browser.helpers import open_setup, script_dice, start_game, use_instant_animations
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,7 @@ def test_the_start_tray_goes_once_every_token_is_on_the_board(
     use_instant_animations(page)
     open_setup(page, "pass")
     # Seat 1 rolls 1 (climbs to 38), seat 2 rolls 2: then nobody is on 0 any more.
-    hooks_server.script_dice(1, 2, 3)
+    script_dice(page, 1, 2, 3)
     start_game(page)
     roll = page.get_by_test_id("roll")
     assert page.evaluate(TRAY_SHOWN) is True

@@ -28,7 +28,7 @@ from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.owners import LocalOwners, Owners
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
-from snakes.server.transport import api, config, protocol_schema, static, story
+from snakes.server.transport import api, config, protocol_schema, records, static, story
 from snakes.server.transport.bodylimit import BodyLimit
 from snakes.server.transport.gamesocket import SocketPolicy
 from snakes.server.transport.headers import SecurityHeaders
@@ -117,6 +117,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(api.router)
     app.include_router(protocol_schema.router)
     app.include_router(story.router)
+    app.include_router(records.router)
     app.include_router(config.router)
     if hooks is not None:
         app.include_router(hooks.router)

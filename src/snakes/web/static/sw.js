@@ -1,5 +1,7 @@
 // The service worker: keeps the app shell (the page and /static/) so the installed game
-// starts at once, and shows a "no connection" page when the server cannot be reached.
+// starts at once and, with the server out of reach, still plays every game at your own
+// table (Play with AI, Pass & Play run in the page: js/local-room.js). Only a device that
+// never kept the shell gets the "no connection" page.
 // Game state is never cached: /api/, /ws and everything else go to the network untouched.
 //
 // Every start (a page navigation) asks the server for /shell.json. If that fails, the
@@ -78,15 +80,23 @@ async function refresh(known = null) {
 }
 
 async function start(event) {
-  let shell;
+  let shell = null;
   try {
     shell = await askShell();
   } catch {
-    return offline();
+    shell = null;
   }
   const name = await currentName();
   const cache = name ? await caches.open(name) : null;
   const page = cache ? await cache.match("/") : null;
+  if (!shell) {
+    // No server: the kept page still plays every game at your own table (they run in
+    // the page); online screens say they need a connection. Without a kept page, the
+    // "no connection" page.
+    if (!page) return offline();
+    if (event.resultingClientId) pinned.set(event.resultingClientId, name);
+    return page;
+  }
   // Any served page triggers an update of the cached shell (used from the next start).
   event.waitUntil(refresh(shell).catch(() => null));
   if (!page) return fetch(event.request);
@@ -118,6 +128,21 @@ async function fromShell(event) {
     const cache = await caches.open(name);
     const hit = await cache.match(event.request, { ignoreSearch: true });
     if (hit) return hit;
+    // A plain /static/<path> (the language catalogues, the offline page's script): the
+    // kept shell holds it under its versioned address.
+    const url = new URL(event.request.url);
+    if (!/^\/static\/v[0-9a-f]+\//.test(url.pathname)) {
+      const versioned = url.pathname.replace(/^\/static\//, `/static/v${name.slice(PREFIX.length)}/`);
+      const kept = await cache.match(versioned);
+      if (kept) {
+        // Served from the network while it answers (a plain address is no-cache there).
+        try {
+          return await fetch(event.request);
+        } catch {
+          return kept;
+        }
+      }
+    }
   }
   return fetch(event.request);
 }

@@ -77,10 +77,12 @@ export function getRecord(code, game = null) {
 }
 
 let boards = null;
+const BOARDS_KEY = "snakes.boards";
 
 /**
  * GET /api/boards — the shipped boards with how long a game on each takes, or null when
- * this server has no such list (the board pickers then stay hidden). Asked once per visit.
+ * this server has no such list (the board pickers then stay hidden). Asked once per visit;
+ * the last list is kept on the device, so games at your own table pick boards offline.
  */
 export function getBoards() {
   if (!boards) {
@@ -88,12 +90,33 @@ export function getBoards() {
       .then((data) => {
         const list = Array.isArray(data) ? data : data && Array.isArray(data.boards) ? data.boards : null;
         const valid = (list || []).filter((b) => b && typeof b.name === "string" && b.name);
+        keep(BOARDS_KEY, valid.length ? valid : null);
         return valid.length ? valid : null;
       })
       .catch((err) => {
-        if (err && err.code === "network") boards = null; // a hiccup: ask again next time
+        if (err && err.code === "network") {
+          boards = null; // a hiccup: ask again next time
+          return kept(BOARDS_KEY);
+        }
         return null;
       });
   }
   return boards;
+}
+
+/** A copy of an answer on the device (for the games that run without the server). */
+export function keep(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or off: the next visit asks the server again.
+  }
+}
+
+export function kept(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
 }

@@ -2,14 +2,26 @@
 // default and range, seat limits, token colours and the finish modes' names. The server
 // is their one source; the page reads them once, before the first screen.
 
-import { getConfig } from "./api.js";
+import { getConfig, keep, kept } from "./api.js";
 import { t, has } from "./i18n.js";
 
+const KEY = "snakes.config";
 let loaded = null;
 
-/** Fetch the config (once). Rejects when the server cannot be reached. */
+/**
+ * Fetch the config (once). Without the server, the copy kept from the last visit is
+ * used (games at your own table need no server); rejects when there is none.
+ */
 export async function loadConfig() {
-  if (!loaded) loaded = await getConfig();
+  if (!loaded) {
+    try {
+      loaded = await getConfig();
+      keep(KEY, loaded);
+    } catch (err) {
+      loaded = err && err.code === "network" ? kept(KEY) : null;
+      if (!loaded) throw err;
+    }
+  }
   return loaded;
 }
 

@@ -1,11 +1,13 @@
-// The local game this device is playing (code, secret, mode), kept in localStorage so
-// Home can offer "Resume game" and a reload brings the player back to their seats.
+// The game this device is playing (code, secret, mode), kept in localStorage so Home can
+// offer "Resume game" and a reload brings the player back to their seats. A game at your
+// own table has no secret (it is "local"): the game itself is kept in IndexedDB
+// (js/local-store.js).
 
 const KEY = "snakes.game";
 
-export function saveGame({ code, secret, mode }) {
+export function saveGame({ code, secret, mode, local = false }) {
   try {
-    localStorage.setItem(KEY, JSON.stringify({ code, secret, mode, over: false, saved: Date.now() }));
+    localStorage.setItem(KEY, JSON.stringify({ code, secret: local ? "local" : secret, mode, local, over: false, saved: Date.now() }));
   } catch {
     // Storage unavailable: the game still works until the tab closes.
   }

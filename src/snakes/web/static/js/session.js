@@ -1,7 +1,7 @@
 // One open room: its connection, the latest room view from the server and who we are
 // in it. The game and result screens share it, so moving between them keeps the socket.
 
-import { Connection, showConnectionState } from "./connection.js";
+import { LocalSession, isLocalCode } from "./local-room.js";
 
 const FATAL = new Set(["room_not_found", "bad_secret"]);
 const SEEDS_KEY = "snakes.seeds";
@@ -44,13 +44,23 @@ export class Session {
     this.listeners = new Set();
     this.quietRefs = new Set(); // intents whose errors nobody needs to see (client seeds)
     this.seededFor = new Set();
-    this.connection = new Connection({
-      room: code,
-      secret,
-      onMessage: (msg) => this._receive(msg),
-      onState: (state) => this._emit({ type: "connection", state }),
+    // The socket's code loads with the first online room: a game at your own table
+    // never needs it, and the first load stays small (docs/BENCHMARKS.md).
+    this.connection = { state: "connecting", socket: null, send: () => null, close: () => {} };
+    this.closed = false;
+    import("./connection.js").then(({ Connection }) => {
+      if (this.closed) return;
+      this.connection = new Connection({
+        room: code,
+        secret,
+        onMessage: (msg) => this._receive(msg),
+        onState: (state) => this._emit({ type: "connection", state }),
+      });
+      this.connection.connect();
+    }, (err) => {
+      console.error(err);
+      this._emit({ type: "connection", state: "offline" });
     });
-    this.connection.connect();
   }
 
   /** Subscribe to {type: "welcome" | "update" | "error" | "connection", ...}. */
@@ -76,8 +86,8 @@ export class Session {
   }
 
   close() {
-    this.connection.close("idle");
-    showConnectionState("idle");
+    this.closed = true;
+    this.connection.close("idle"); // the top bar's indicator goes with it
     this.listeners.clear();
   }
 
@@ -169,11 +179,15 @@ export class Session {
 
 let current = null;
 
-/** The session for `code`, reusing the open one when it is the same room. */
+/**
+ * The session for `code`, reusing the open one when it is the same room. A game at your
+ * own table runs in the page (js/local-room.js); every other room is the server's.
+ */
 export function openSession(code, secret) {
-  if (current && current.code === code && current.secret === secret && !current.fatal) return current;
+  const local = isLocalCode(code);
+  if (current && current.code === code && (local || current.secret === secret) && !current.fatal) return current;
   if (current) current.close();
-  current = new Session(code, secret);
+  current = local ? new LocalSession(code) : new Session(code, secret);
   return current;
 }
 

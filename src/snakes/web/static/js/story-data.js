@@ -4,6 +4,7 @@
 
 import { ApiError } from "./api.js";
 import { t } from "./i18n.js";
+import { isLocalCode } from "./local-room.js";
 
 const stories = new Map();
 
@@ -16,7 +17,9 @@ export function storyUrl(code, game = null) {
 export function getStory(code, game = null) {
   const url = storyUrl(code, game);
   if (!stories.has(url)) {
-    const pending = load(url);
+    // A game at your own table: its record is on this device; the server works the
+    // odds out of it (js/local-story.js), and says so plainly when it cannot be reached.
+    const pending = isLocalCode(code) ? import("./local-story.js").then((m) => m.localStory(code, game)) : load(url);
     stories.set(url, pending);
     pending.catch(() => stories.delete(url));
   }

@@ -18,8 +18,9 @@ export function storyPanel(code, game) {
       chart.setCursor(story.steps.length - 1);
       chartArea.replaceChildren(chart.el);
     }))
-    .catch(() => {
-      chartArea.replaceChildren(h("p", { class: "hint" }, t("story.unavailable")));
+    .catch((err) => {
+      const offline = err && err.code === "offline";
+      chartArea.replaceChildren(h("p", { class: "hint", dataset: { testid: offline ? "story-offline" : "story-unavailable" } }, t(offline ? "story.needsConnection" : "story.unavailable")));
     });
   return panel;
 }

@@ -6,20 +6,15 @@
 //  3. roll number i (counting roll actions only) is HMAC-SHA256(key, "i:attempt"), the
 //     first byte below 256 - 256 % faces giving (byte % faces) + 1.
 //
-// THE ONE PLACE THE BROWSER COMPUTES RULES. Everywhere else the server decides and the
-// browser only shows what it is told. To know how many faces each roll had (5 after two
-// sixes in one turn when sixes roll again), this module replays the record's actions on
-// the record's board with the record's rules — a minimal replay of the engine
-// (src/snakes/engine/game.py): entering from 0, walking, one ladder or snake per move,
-// exact finish / overshoot, bonus rolls and the two-sixes limit, finishing (Classic ends at
-// the first finisher, Last One Standing goes on), skips, leaves and removals. It keeps
-// positions only to get `faces` right; it never draws anything on screen. The replay goes
-// on with the recorded values, so every tampered roll is named, until an action no longer
-// replays (reported too).
+// To know how many faces each roll had (5 after two sixes in one turn when sixes roll
+// again), this module replays the record's actions on the record's board with the
+// record's rules, through the page's one copy of the rules (js/rules.js, the same that
+// runs games at your own table). The replay goes on with the recorded values, so every
+// tampered roll is named, until an action no longer replays (reported too).
+
+import { FINISH, RuleError, apply, faces, newGame } from "./rules.js";
 
 const SCHEME = "snakes-hmac-sha256-v1";
-const FINISH = 100;
-const MAX_SIXES = 2;
 const HEX64 = /^[0-9a-f]{64}$/;
 const MAX_CLIENT_SEED = 128;
 const utf8 = new TextEncoder();
@@ -134,7 +129,8 @@ export function readRecord(data) {
     if (!ok) throw new Unverifiable("verify.why.unknownAction", { action: i + 1 });
     return action;
   });
-  return { seats, rules, jumps, boardName: typeof board.name === "string" ? board.name : "", first, actions };
+  const game = { rules: { finish: rules.finish, exact_finish: rules.exactFinish, six_again: rules.sixAgain }, jumps };
+  return { seats, rules, jumps, game, boardName: typeof board.name === "string" ? board.name : "", first, actions };
 }
 
 function readFair(data, seatCount) {
@@ -155,98 +151,18 @@ function readFair(data, seatCount) {
   return { commitment: fair.commitment, serverSeed: fair.server_seed, clientSeeds: seeds };
 }
 
-/** The minimal replay state (see the module comment): positions, turn and sixes. */
-function startState(table) {
-  return {
-    positions: table.seats.map(() => 0),
-    turn: table.first,
-    sixes: 0,
-    standings: [],
-    leavers: [],
-    over: false,
-  };
-}
-
-function racing(state) {
-  const done = new Set([...state.standings, ...state.leavers]);
-  return state.positions.map((_, seat) => seat).filter((seat) => !done.has(seat));
-}
-
-function faces(state, rules) {
-  return rules.sixAgain && state.sixes >= MAX_SIXES ? 5 : 6;
-}
-
-function nextTurn(state) {
-  const stillRacing = new Set(racing(state));
-  const n = state.positions.length;
-  for (let step = 1; step <= n; step++) {
-    const seat = (state.turn + step) % n;
-    if (stillRacing.has(seat)) {
-      state.turn = seat;
-      break;
-    }
-  }
-  state.sixes = 0;
-}
-
-function end(state) {
-  state.over = true;
-  state.turn = null;
-  state.sixes = 0;
-}
-
-/** Apply one action to the replay state; throws NoReplay when it does not replay. */
-function apply(state, action, table) {
-  const { rules, jumps } = table;
-  if (state.over) throw new NoReplay("verify.why.over");
-  const seatOk = (seat) => seat >= 0 && seat < state.positions.length;
+/** Apply one action through the rules (js/rules.js); throws NoReplay when it does not replay. */
+function replay(state, action, table) {
+  const seatOk = (seat) => Number.isInteger(seat) && seat >= 0 && seat < state.positions.length;
   const who = (seat) => (seatOk(seat) ? table.seats[seat].name : message("announce.seat", { n: seat + 1 }));
-  switch (action.type) {
-    case "roll": {
-      if (!seatOk(action.seat) || action.seat !== state.turn) throw new NoReplay("verify.why.notTurn", { turn: who(state.turn), seat: who(action.seat) });
-      const value = action.value;
-      if (value < 1 || value > faces(state, rules)) throw new NoReplay("verify.why.impossible", { value, faces: faces(state, rules) });
-      const seat = action.seat;
-      const target = state.positions[seat] + value;
-      if (target > FINISH && rules.exactFinish) {
-        nextTurn(state); // overshoot: the token stays and the turn passes, even on a six
-        return;
-      }
-      const walked = Math.min(target, FINISH);
-      const landed = jumps.has(walked) ? jumps.get(walked) : walked;
-      state.positions[seat] = landed;
-      if (landed === FINISH) {
-        state.standings.push(seat); // any bonus still owed is void
-        if (rules.finish === "classic" || racing(state).length === 0) end(state);
-        else nextTurn(state);
-        return;
-      }
-      if (value === 6 && rules.sixAgain) {
-        state.sixes += 1;
-        return;
-      }
-      nextTurn(state);
-      return;
-    }
-    case "skip":
-      if (!seatOk(action.seat) || action.seat !== state.turn) throw new NoReplay("verify.why.notTurn", { turn: who(state.turn), seat: who(action.seat) });
-      nextTurn(state);
-      return;
-    case "leave":
-    case "remove": {
-      if (!seatOk(action.seat) || !racing(state).includes(action.seat)) throw new NoReplay("verify.why.notRacing", { seat: who(action.seat) });
-      state.leavers.push(action.seat);
-      const left = racing(state);
-      if (left.length === 0) end(state);
-      else if (rules.finish === "classic" && left.length === 1 && state.positions.length > 1) end(state);
-      else if (state.turn === action.seat) nextTurn(state);
-      return;
-    }
-    case "abandon":
-      end(state);
-      return;
-    default:
-      throw new NoReplay("verify.why.unknownType", { type: String(action.type) });
+  try {
+    return apply(state, action, table.game).state;
+  } catch (err) {
+    if (!(err instanceof RuleError)) throw err;
+    if (err.code === "game_over") throw new NoReplay("verify.why.over");
+    if (err.code === "forbidden_roll") throw new NoReplay("verify.why.impossible", { value: action.value, faces: err.details.faces });
+    if (action.type === "leave" || action.type === "remove") throw new NoReplay("verify.why.notRacing", { seat: who(action.seat) });
+    throw new NoReplay("verify.why.notTurn", { turn: who(state.turn), seat: who(action.seat) });
   }
 }
 
@@ -276,12 +192,12 @@ export async function verifyRecord(data) {
   const report = { status: "ok", rollsChecked: 0, commitmentOk, mismatches: [], problems: [], brokenAt: null, table, fair };
   if (!commitmentOk) report.problems.push(message("verify.why.seedChanged"));
   const key = await diceKey(serverSeed, fair.clientSeeds);
-  const state = startState(table);
+  let state = newGame(table.seats.length, table.first);
   for (let i = 0; i < table.actions.length; i++) {
     const action = table.actions[i];
     if (action.type === "roll") {
       const index = report.rollsChecked;
-      const expected = await fairRoll(key, index, faces(state, table.rules));
+      const expected = await fairRoll(key, index, faces(state, table.game.rules));
       report.rollsChecked += 1;
       if (expected !== action.value) {
         const name = table.seats[action.seat] ? table.seats[action.seat].name : null;
@@ -290,7 +206,7 @@ export async function verifyRecord(data) {
       }
     }
     try {
-      apply(state, action, table);
+      state = replay(state, action, table);
     } catch (err) {
       if (!(err instanceof NoReplay)) throw err;
       report.brokenAt = i + 1;

@@ -19,7 +19,6 @@ import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
 import { finishName } from "../config.js";
-import { ReactionTray, showReaction, WORDS as REACTION_WORDS } from "../reactions.js";
 
 
 export function mount(root, route, ctx) {
@@ -64,7 +63,13 @@ export function mount(root, route, ctx) {
     on: { click: () => skipToResults() },
   }, t("game.skip"));
   const countdown = new Countdown();
-  const reactionTray = new ReactionTray({ send: (message) => session.send(message.type === "reactions" ? { ...message, change: session.change() } : message) });
+  // Reactions exist in online rooms only: their code loads with the first one, so a game
+  // at your own table never fetches it (the first load stays small: docs/BENCHMARKS.md).
+  let reactions = null;
+  let reactionsAsked = false;
+  let reactionTray = null;
+  let unmounted = false;
+  const reactionSlot = h("span", { hidden: true });
   const watchBadge = h("p", { class: "watch-badge", hidden: true, dataset: { testid: "watching" } },
     h("span", { "aria-hidden": "true" }, "👀 "), t("game.watchingBadge"));
   const cards = h("ol", { class: "seat-cards", "aria-label": t("setup.players") });
@@ -92,7 +97,7 @@ export function mount(root, route, ctx) {
           h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton, watchBadge)),
           logLine,
           countdown.el,
-          reactionTray.el),
+          reactionSlot),
         notice,
         h("section", { class: "players", "aria-labelledby": "players-heading" },
           h("h2", { id: "players-heading", class: "panel-heading" }, t("setup.players")),
@@ -143,6 +148,7 @@ export function mount(root, route, ctx) {
 
   function onSession(msg) {
     if (msg.type === "welcome" || msg.type === "update") turnSignal(msg.room);
+    if (msg.type === "welcome" && msg.room.mode === "online" && !reactionsAsked) loadReactions();
     if (msg.type === "welcome") {
       generation += 1;
       queue = [];
@@ -164,22 +170,33 @@ export function mount(root, route, ctx) {
     } else if (msg.type === "update") {
       // The host's switch is said at once; it is no move to wait for.
       const switched = msg.events.find((ev) => ev.type === "reactions_changed");
-      if (switched) announcer.speak(switched.on ? REACTION_WORDS.turnedOn : REACTION_WORDS.turnedOff);
+      if (switched && reactions) announcer.speak(switched.on ? reactions.WORDS.turnedOn : reactions.WORDS.turnedOff);
       queue.push({ events: msg.events, room: msg.room, instant: msg.instant });
       // The countdown is the server's time, not the animation's: a new turn's (or a
       // skip's) countdown shows the moment it arrives, never the last turn's leftover.
       showCountdown();
       process();
-    } else if (msg.type === "reaction") {
+    } else if (msg.type === "reaction" && reactions) {
       const room = shown || session.room;
       const cardOf = () => cards.querySelector(`[data-testid=seat-card][data-seat="${msg.seat}"]`);
-      showReaction(msg, room, { layer: screen, cardOf });
+      reactions.showReaction(msg, room, { layer: screen, cardOf });
     } else if (msg.type === "error") {
       handleError(msg);
     } else if (msg.type === "connection") {
       if (msg.state !== "open") clearPending();
       renderControls();
     }
+  }
+
+  function loadReactions() {
+    reactionsAsked = true;
+    import("../reactions.js").then((module) => {
+      if (unmounted) return;
+      reactions = module;
+      reactionTray = new module.ReactionTray({ send: (message) => session.send(message.type === "reactions" ? { ...message, change: session.change() } : message) });
+      reactionSlot.replaceWith(reactionTray.el);
+      renderControls();
+    }, (err) => console.error(err));
   }
 
   function handleError(err) {
@@ -204,8 +221,8 @@ export function mount(root, route, ctx) {
       return;
     }
     const message =
-      err.code === "too_many_reactions"
-        ? REACTION_WORDS.tooMany(Math.max(1, Math.ceil(err.retryAfter || 1)))
+      err.code === "too_many_reactions" && reactions
+        ? reactions.WORDS.tooMany(Math.max(1, Math.ceil(err.retryAfter || 1)))
         : errorText(err.code, err.message);
     notice.textContent = message;
     announcer.speak(message);
@@ -424,7 +441,7 @@ export function mount(root, route, ctx) {
     const values = odds && Array.isArray(odds.values) ? odds.values : null;
     if (!values || (odds.kind !== "win" && odds.kind !== "place")) {
       oddsList.replaceChildren();
-      oddsNote.textContent = isOver(room) ? t("odds.over") : t("odds.none");
+      oddsNote.textContent = isOver(room) ? t("odds.over") : room.odds_offline ? t("odds.needsConnection") : t("odds.none");
       return;
     }
     const place = odds.kind === "place";
@@ -535,7 +552,7 @@ export function mount(root, route, ctx) {
     if (showSkip && rollHadFocus) skipButton.focus();
     if (!showSkip) skipSent = false;
     skipButton.disabled = skipSent;
-    reactionTray.update(session.room || shown, session.you, session.mySeats());
+    if (reactionTray) reactionTray.update(session.room || shown, session.you, session.mySeats());
     const racingMine = shown.seats.some((seat) => session.mySeats().has(seat.index) && seat.status === "racing");
     leaveButton.hidden = !(shown.mode === "online" && racingMine && !isOver(shown));
   }
@@ -614,13 +631,14 @@ export function mount(root, route, ctx) {
   }
 
   return () => {
+    unmounted = true;
     generation += 1;
     clearTimeout(finishTimer);
     clearTimeout(pendingTimer);
     countdown.stop();
     setBoost(1);
     unsubscribe();
-    reactionTray.destroy();
+    if (reactionTray) reactionTray.destroy();
     announcer.attach(null, null);
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("visibilitychange", onVisible);

@@ -36,7 +36,8 @@ export function mount(root, _route, ctx) {
         h("button", { class: "button button-ghost", type: "button", dataset: { testid: "forget-game" }, on: { click: () => { clearGame(); card.remove(); } } }, t("home.forget"))));
     resumeSlot.append(card);
     // If the server no longer knows the room (finished or expired), stop offering it.
-    getRoom(saved.code)
+    // A game at your own table is on this device: no server is asked about it.
+    if (!saved.local) getRoom(saved.code)
       .then((room) => {
         if (room && (room.over || room.phase === "over")) card.remove();
       })

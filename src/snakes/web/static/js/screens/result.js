@@ -126,7 +126,7 @@ export function mount(root, route, ctx) {
         startNow,
         again),
       h("p", { class: "record-links" },
-        h("a", { class: "record-link", href: recordUrl(code, room.game_number), download: `snakes-${code}-game-${room.game_number || 1}.json`, dataset: { testid: "download-record" } }, t("result.download")),
+        h("a", { class: "record-link", href: session.local ? session.recordUrl(room.game_number) : recordUrl(code, room.game_number), download: `snakes-${code}-game-${room.game_number || 1}.json`, dataset: { testid: "download-record" } }, t("result.download")),
         room.mode === "online" || room.fair
           ? h("a", { class: "record-link", href: `#/verify/${encodeURIComponent(code)}${Number.isInteger(room.game_number) ? `/${room.game_number}` : ""}`, dataset: { testid: "verify-game" } }, t("result.verify"))
           : null));

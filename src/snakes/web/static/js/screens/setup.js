@@ -1,11 +1,11 @@
 // Setup for Play with AI and Pass & Play: seats (name, colour, person/AI), how the game
-// finishes, the house rules, shuffle, and "Start Game" (POST /api/rooms).
+// finishes, the house rules, shuffle, and "Start Game" (a game in the page: js/local-room.js).
 
 import { h, clear, uniqueId } from "../dom.js";
 import { colourList, colour, tokenMarks } from "../colours.js";
 import { config, finishName } from "../config.js";
 import { getSettings } from "../settings.js";
-import { createRoom } from "../api.js";
+import { createLocalGame } from "../local-room.js";
 import { saveGame } from "../saved-game.js";
 import { boardPicker } from "../board-picker.js";
 import { t, errorText, ordinal } from "../i18n.js";
@@ -337,13 +337,11 @@ export function mount(root, route, ctx) {
     startButton.disabled = true;
     startButton.textContent = t("common.starting");
     try {
-      const created = await createRoom(body);
-      if (!created || typeof created.code !== "string" || typeof created.secret !== "string") {
-        throw new Error(t("error.noCode"));
-      }
-      saveGame({ code: created.code, secret: created.secret, mode });
+      // The game runs in this page, with or without the server (js/local-room.js).
+      const code = await createLocalGame(body);
+      saveGame({ code, mode, local: true });
       rememberLast(mode, state.seats);
-      ctx.navigate(`game/${created.code}`, { guard: false });
+      ctx.navigate(`game/${code}`, { guard: false });
     } catch (err) {
       formError.textContent = err && err.code ? errorText(err.code, err.message) : err && err.message ? err.message : t("setup.couldNotStart");
       startButton.disabled = false;
