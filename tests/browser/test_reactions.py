@@ -210,11 +210,15 @@ def test_three_players_one_reacts_the_others_see_it_float_up_and_hear_it(
                  const centre = (r) => r.left + r.width / 2;
                  const x0 = centre(float.getBoundingClientRect());
                  seat.style.translate = "40px 0";
-                 return new Promise((done) => setTimeout(() => {
-                   const x1 = centre(float.getBoundingClientRect());
-                   seat.style.translate = "";
-                   done(x1 - x0);
-                 }, 200));
+                 // Two frames: the float follows its card frame by frame, so by the
+                 // second one it has been placed by the moved card (a fixed wait could
+                 // outlast the flight on a busy machine).
+                 return new Promise((done) => requestAnimationFrame(() =>
+                   requestAnimationFrame(() => {
+                     const x1 = centre(float.getBoundingClientRect());
+                     seat.style.translate = "";
+                     done(float.isConnected ? x1 - x0 : null);
+                   })));
                }""",
             [_float(hana.page, 1, "party"), "[data-testid=seat-card][data-seat='1']"],
         )
