@@ -23,6 +23,9 @@ from tests.support.server import ServerProcess
 pytestmark = pytest.mark.browser
 
 
+# A whole six-seat race, every AI turn drawn: minutes on a busy machine. The limit is a
+# hang guard, not a speed check.
+@pytest.mark.timeout(900)
 def test_five_ai_last_one_standing_ends_with_the_complete_order(
     page: Page, web_server: ServerProcess
 ) -> None:
