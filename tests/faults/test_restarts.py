@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.server.online_helpers import close_all, start, table
 from tests.support.client import GameClient
 from tests.support.server import TEST_FLAGS, ServerProcess
@@ -17,6 +19,9 @@ from tests.support.server import TEST_FLAGS, ServerProcess
 RESTARTS = 20
 
 
+# Twenty SIGKILLs and starts of a real server: minutes on a busy machine. The limit is a
+# hang guard, not a speed check.
+@pytest.mark.timeout(900)
 def test_after_each_of_twenty_restarts_the_first_player_back_sees_the_countdown(
     tmp_path: Path,
 ) -> None:
