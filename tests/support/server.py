@@ -88,6 +88,7 @@ class ServerProcess:
         log_start = self.log_path.stat().st_size
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                self._close_log()
                 raise RuntimeError(f"server exited at start:\n{self.log()}")
             if self.port == 0:
                 self._read_bound_port(log_start)
@@ -99,6 +100,9 @@ class ServerProcess:
                 return
             except (OSError, urllib.error.URLError):
                 time.sleep(0.05)
+        # Nothing of it is left behind: a process or log file left open would be
+        # reported (ResourceWarning, an error here) in whichever test runs next.
+        self.kill()
         raise RuntimeError(f"server did not start in {STARTUP_SECONDS} s:\n{self.log()}")
 
     def _read_bound_port(self, log_start: int) -> None:
