@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.doc_shots import doc_shot
 from tests.browser.helpers import DESKTOP, PHONE, use_instant_animations
+from tests.support.client import GameClient
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -44,36 +45,56 @@ def offline_page(
 
 
 @pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
-def sized_page(
-    request: pytest.FixtureRequest, browser: Browser, web_server: ServerProcess
-) -> Iterator[Page]:
-    yield from offline_page(browser, web_server, request.param)
+def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
+    return dict(request.param)
 
 
-def test_the_game_says_offline_within_3_s_and_what_it_waits_for(sized_page: Page) -> None:
-    page = sized_page
-    use_instant_animations(page)
-    page.goto("/#/setup/ai")
-    page.wait_for_selector("[data-screen=setup][data-mode=ai]")
-    page.get_by_test_id("start-game").click()
-    page.wait_for_selector("[data-screen=game]:not([data-version=''])")
-    connection = page.get_by_test_id("connection")
-    expect(connection).to_have_attribute("data-state", "open")
-
-    page.context.set_offline(True)
-    banner = page.get_by_test_id("turn-banner")
+def test_an_online_game_says_offline_within_3_s_and_what_it_means(
+    browser: Browser, web_server: ServerProcess, viewport: dict[str, int]
+) -> None:
+    """Online, the server decides: a player who loses the network is told the game goes
+    on without them (a local game needs no network, so it has nothing to say)."""
+    server = web_server
+    created = server.post(
+        "/api/rooms", {"mode": "online", "seats": [{"name": "Hana", "colour": "red"}]}
+    )
+    code, secret = created["code"], created["secret"]
+    guest = GameClient(server.ws_url)
     try:
-        expect(connection).to_have_attribute("data-state", "offline", timeout=WITHIN)
-        expect(connection).to_be_visible(timeout=WITHIN)
-        expect(connection).to_contain_text("Offline")
-        expect(banner).to_have_text("Offline — the game waits for the network", timeout=WITHIN)
-        expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "true")
-    finally:
-        doc_shot(page, "connection-offline")  # 3 s on: what the player sees by then
+        for page in offline_page(browser, server, viewport):
+            use_instant_animations(page)
+            page.goto("/")
+            page.evaluate(
+                """([code, secret]) => {
+                  const game = {code, secret, mode: 'online', over: false, saved: Date.now()};
+                  localStorage.setItem('snakes.game', JSON.stringify(game));
+                }""",
+                [code, secret],
+            )
+            joined = server.post(f"/api/rooms/{code}/join", {"name": "Gus", "colour": "blue"})
+            guest.hello(code, joined["secret"])
+            page.goto(f"/#/online/lobby/{code}")
+            page.get_by_test_id("start-online").click()
+            page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+            connection = page.get_by_test_id("connection")
+            expect(connection).to_have_attribute("data-state", "open")
 
-    page.context.set_offline(False)
-    expect(connection).to_have_attribute("data-state", "open", timeout=10_000)
-    expect(banner).not_to_contain_text("Offline")
+            page.context.set_offline(True)
+            banner = page.get_by_test_id("turn-banner")
+            try:
+                expect(connection).to_have_attribute("data-state", "offline", timeout=WITHIN)
+                expect(connection).to_be_visible(timeout=WITHIN)
+                expect(connection).to_contain_text("Offline")
+                expect(banner).to_contain_text("your turn may be skipped", timeout=WITHIN)
+                expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "true")
+            finally:
+                doc_shot(page, "connection-offline")  # 3 s on: what the player sees by then
+
+            page.context.set_offline(False)
+            expect(connection).to_have_attribute("data-state", "open", timeout=10_000)
+            expect(banner).not_to_contain_text("Offline")
+    finally:
+        guest.close()
 
 
 def test_start_games_error_shows_on_a_phone_screen(
@@ -82,7 +103,10 @@ def test_start_games_error_shows_on_a_phone_screen(
     for page in offline_page(browser, web_server, PHONE):
         page.goto("/#/setup/ai")
         page.wait_for_selector("[data-screen=setup][data-mode=ai]")
+        # Offline, a game at your own table starts all the same: what Start Game can
+        # refuse is the setup itself, such as a seat without a name.
         page.context.set_offline(True)
+        page.get_by_test_id("seat-name").first.fill("")
         page.get_by_test_id("start-game").click()
         error = page.get_by_test_id("form-error")
         expect(error).not_to_be_empty()
