@@ -209,6 +209,7 @@ function lobby(root, code, ctx) {
   const hostControls = h("div", { class: "host-controls" },
     h("div", { class: "switch-row" }, shuffle, h("label", { for: shuffleId, class: "switch-label" }, h("span", { class: "switch-title" }, t("rules.shuffle")), h("span", { class: "switch-text" }, t("rules.shuffleHint")))),
     startButton);
+  startButton.disabled = hostControls.hidden = true; // until the room is shown
   const leaveButton = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "leave-room" }, on: { click: leave } }, t("online.leave"));
   const invite = h("div", { class: "invite-row" });
   const screen = h("section", { class: "screen online", dataset: { screen: "lobby", code } },
