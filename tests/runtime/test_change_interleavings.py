@@ -73,10 +73,12 @@ class WatchedLocal(LocalBackend):
         super().__init__(log, clock, hub)
         self.node, self.overlaps = node, o
 
-    async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
+    async def commit(
+        self, room: Room, work: Work, *, created: bool = False, request: str = ""
+    ) -> bool:
         parent = super().commit
         answer: bool = await self.overlaps.around(
-            self.node, room.code, lambda: parent(room, work, created=created)
+            self.node, room.code, lambda: parent(room, work, created=created, request=request)
         )
         return answer
 
@@ -85,10 +87,14 @@ class WatchedRedis(RedisBackend):
     node_number = 0
     overlaps = Overlaps()
 
-    async def commit(self, room: Room, work: Work, *, created: bool = False) -> bool:
+    async def commit(
+        self, room: Room, work: Work, *, created: bool = False, request: str = ""
+    ) -> bool:
         parent = super().commit
         answer: bool = await self.overlaps.around(
-            self.node_number, room.code, lambda: parent(room, work, created=created)
+            self.node_number,
+            room.code,
+            lambda: parent(room, work, created=created, request=request),
         )
         return answer
 
