@@ -19,7 +19,9 @@ from tests.browser.conftest import WEB_FLAGS
 from tests.support.client import GameClient
 from tests.support.server import ServerProcess, running_server
 
-pytestmark = pytest.mark.browser
+# It times what the screen shows against the server's deadline, to 150 ms: it runs
+# alone, after the parallel tests, so the figure is the page's and not its neighbours'.
+pytestmark = [pytest.mark.browser, pytest.mark.serial]
 
 COUNTDOWN = 3
 # The real clock: the server skips by itself when the deadline passes.
