@@ -107,6 +107,18 @@ class Node:
 
 
 @asynccontextmanager
+async def _running(runtimes: list[RoomRuntime]) -> AsyncIterator[None]:
+    """Start every runtime; stop them all at the end."""
+    for runtime in runtimes:
+        await runtime.start()
+    try:
+        yield
+    finally:
+        for runtime in runtimes:
+            await runtime.stop()
+
+
+@asynccontextmanager
 async def sqlite_nodes(folder: Path, overlaps: Overlaps) -> AsyncIterator[list[RoomRuntime]]:
     clock = ManualClock()
     runtimes = []
@@ -115,13 +127,8 @@ async def sqlite_nodes(folder: Path, overlaps: Overlaps) -> AsyncIterator[list[R
         backend = WatchedLocal(SQLiteLog.in_folder(folder), clock, hub, index, overlaps)
         dice = ScriptableDice(ServerDice())
         runtimes.append(RoomRuntime(FAST, backend, dice, hub, LocalOwners()))
-    for runtime in runtimes:
-        await runtime.start()
-    try:
+    async with _running(runtimes):
         yield runtimes
-    finally:
-        for runtime in runtimes:
-            await runtime.stop()
 
 
 @asynccontextmanager
@@ -136,13 +143,8 @@ async def redis_nodes(
         backend.node_number, backend.overlaps = index, overlaps
         dice = ScriptableDice(ServerDice())
         runtimes.append(RoomRuntime(FAST, backend, dice, hub, backend.owners))
-    for runtime in runtimes:
-        await runtime.start()
-    try:
+    async with _running(runtimes):
         yield runtimes
-    finally:
-        for runtime in runtimes:
-            await runtime.stop()
 
 
 Intent = tuple[int, str, dict[str, Any], int]
