@@ -268,15 +268,20 @@ def test_an_intent_given_up_by_its_sender_never_applies_and_one_applied_is_settl
 
             given_up = b.owners.new_ident()
             assert await b.owners.settle(code, given_up) is False  # the sender gave it up
+            change = (await b.view(code))["change"]
             with pytest.raises(ProtocolError) as refused:  # ...then it reaches the owner
-                await b._run(code, "remove", {"seat": 1}, replace(host, ident=given_up))
+                await b._run(
+                    code, "remove", {"seat": 1, "change": change}, replace(host, ident=given_up)
+                )
             assert refused.value.code == "unavailable"
             assert [s["name"] for s in (await b.view(code))["seats"]] == [
                 "Hana", "Ivo", "Jan", "Kim"
             ]  # fmt: skip
 
             applied = b.owners.new_ident()
-            await b._run(code, "remove", {"seat": 1}, replace(host, ident=applied))
+            await b._run(
+                code, "remove", {"seat": 1, "change": change}, replace(host, ident=applied)
+            )
             assert await b.owners.settle(code, applied) is True  # and it stays applied
             assert await b.owners.settle(code, applied) is True
             assert [s["name"] for s in (await b.view(code))["seats"]] == ["Hana", "Jan", "Kim"]

@@ -18,6 +18,7 @@ from typing import Any
 
 from snakes.server.runtime.session import SEND_QUEUE_LIMIT
 from snakes.server.transport.gamesocket import OPEN, SocketPolicy, game_socket_class
+from tests.support.inprocess import run
 from tests.support.rawsocket import OP_PING, frame
 
 PINGS = 4 * SEND_QUEUE_LIMIT
@@ -67,6 +68,6 @@ async def _flood_with_unread_pings() -> tuple[bool, int]:
 
 
 def test_pongs_count_toward_what_a_client_that_reads_nothing_may_owe() -> None:
-    cut_off, pings = asyncio.run(_flood_with_unread_pings())
+    cut_off, pings = run(_flood_with_unread_pings())
     assert cut_off, f"{pings} pings, {pings} pongs unread, and the client is still there"
     assert pings < 2 * SEND_QUEUE_LIMIT

@@ -121,7 +121,7 @@ export class LocalSession {
       if (this.closed) return;
       if (!game) {
         this.fatal = { code: "room_not_found" };
-        this._emit({ type: "error", code: "room_not_found", message: "This game is no longer on this device." });
+        this._emit({ type: "error", code: "room_not_found", message: "", local: true });
         return;
       }
       this._load(game);

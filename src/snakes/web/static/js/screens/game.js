@@ -204,7 +204,8 @@ export function mount(root, route, ctx) {
     if (err.code === "room_not_found" || err.code === "bad_secret") {
       boardArea.replaceChildren(h("div", { class: "panel-card gone" },
         h("h2", {}, err.code === "room_not_found" ? t("game.gone") : t("game.notPart")),
-        h("p", {}, errorText(err.code, err.message)),
+        // A local game lives in this device's store only: "no room has that code" would mislead.
+        h("p", {}, err.local ? t("error.local_game_gone") : errorText(err.code, err.message)),
         h("a", { class: "button button-primary", href: "#/" }, t("game.backHome"))));
       leaving = true;
       return;
