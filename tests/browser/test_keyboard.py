@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import next_step, snap, use_instant_animations
+from tests.browser.helpers import (
+    first_seat_wins_quickly,
+    next_step,
+    script_dice,
+    snap,
+    use_instant_animations,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +30,7 @@ def _tab_to(page: Page, testid: str, limit: int = 60) -> None:
 
 def test_a_whole_game_by_keyboard_alone(page: Page) -> None:
     use_instant_animations(page)
+    script_dice(page, *first_seat_wins_quickly(2))  # a short whole game
     _tab_to(page, "play-pass")
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-screen=setup]")

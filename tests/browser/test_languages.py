@@ -28,7 +28,9 @@ from tests.browser.helpers import (
     DESKTOP,
     PHONE,
     checked_page,
+    first_seat_wins_quickly,
     play_to_result,
+    script_dice,
     serious_violations,
     start_game,
 )
@@ -126,6 +128,8 @@ def _play_pass_and_play(page: Page, lang: str) -> None:
     """Home → setup → a whole Pass & Play game → result, checking each screen."""
     words = WORDS[lang]
     _instant(page)
+    # A short whole game: the screens' words are the point, not a long race.
+    script_dice(page, *first_seat_wins_quickly(2))
     expect(page.locator(".brand-name")).to_have_text(words["title"])
     _check_screen(page, lang, "home")
     page.get_by_test_id("play-pass").click()

@@ -246,6 +246,7 @@ def test_a_local_game_asks_the_server_nothing_per_roll(browser: Browser, tmp_pat
             "localStorage.setItem('snakes.settings',"
             " JSON.stringify({speed: 'instant', sound: false}))"
         )
+        page.reload()  # the app reads its settings when it starts
         page.goto("/#/setup/pass")
         page.wait_for_selector("[data-screen=setup][data-mode=pass]")
         page.get_by_test_id("start-game").click()

@@ -61,6 +61,7 @@ def _player(
         "  {code, secret, mode: 'online', over: false, saved: Date.now()})); }",
         [code, secret],
     )
+    page.reload()  # the app reads its settings when it starts
     page.goto(f"/#/online/lobby/{code}")
     page.wait_for_selector("[data-screen=lobby]")
     return player
