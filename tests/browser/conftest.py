@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.browser.helpers import checked_page
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
@@ -32,6 +33,12 @@ WEB_FLAGS = (
     "--room-limit", "0", "--room-limit-hour", "0", "--room-limit-total", "0",
     "--max-connections-per-address", "0",
 )  # fmt: skip
+
+# An expectation waits for the page's state; its limit only ends a test that would hang.
+# Playwright's default of 5 s is shorter than an animation at normal speed takes on a
+# busy machine (a six's move, then its moment), which made such a wait a speed check that
+# load turned red: the same 20 s as ``next_step`` and the other waits here.
+expect.set_options(timeout=20_000)
 
 
 def _require_chromium() -> None:
@@ -65,6 +72,19 @@ def browser() -> Iterator[Browser]:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
         )
+        opened = chromium.new_context
+
+        def new_context(**options: Any) -> BrowserContext:
+            # Every page asks for reduced motion unless its test is about motion (the
+            # moments, the reactions' float, the motion switch ask for "no-preference").
+            # The board's endless decorations (the snakes' tongues, the glowing turn) keep
+            # software rendering busy: an idle game screen cost ~30% of a core, and the
+            # parallel phase's browsers starved one another (8 of the slowest browser
+            # tests: 156 s side by side with full motion, 89 s reduced; docs/TESTING.md).
+            options.setdefault("reduced_motion", "reduce")
+            return opened(**options)
+
+        chromium.new_context = new_context  # type: ignore[method-assign]
         yield chromium
         chromium.close()
 

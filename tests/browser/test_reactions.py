@@ -43,7 +43,11 @@ class Player:
 def _player(
     browser: Browser, server: ServerProcess, name: str, code: str, secret: str, size: dict[str, int]
 ) -> Player:
-    context = browser.new_context(viewport=size, base_url=server.url)  # type: ignore[arg-type]
+    context = browser.new_context(  # the reactions float up: full motion
+        viewport=size,  # type: ignore[arg-type]
+        base_url=server.url,
+        reduced_motion="no-preference",
+    )
     context.set_default_timeout(15_000)
     page = context.new_page()
     player = Player(name, context, page)
