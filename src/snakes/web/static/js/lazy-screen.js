@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 const sheets = new Map(); // file name -> Promise, so a style sheet is added once
 
 /** Add one of the app's style sheets (css/NAME) to the page; resolves once it applies. */
-function useStyles(name) {
+export function useStyles(name) {
   if (!sheets.has(name)) {
     const link = document.createElement("link");
     link.rel = "stylesheet";

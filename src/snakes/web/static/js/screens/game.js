@@ -19,6 +19,7 @@ import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
 import { finishName } from "../config.js";
+import { useStyles } from "../lazy-screen.js";
 
 
 export function mount(root, route, ctx) {
@@ -190,7 +191,8 @@ export function mount(root, route, ctx) {
 
   function loadReactions() {
     reactionsAsked = true;
-    import("../reactions.js").then((module) => {
+    // The tray is drawn once its styles apply too (they load with it: online games only).
+    Promise.all([import("../reactions.js"), useStyles("reactions.css")]).then(([module]) => {
       if (unmounted) return;
       reactions = module;
       reactionTray = new module.ReactionTray({ send: (message) => session.send(message.type === "reactions" ? { ...message, change: session.change() } : message) });
