@@ -9,12 +9,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
-    first_seat_wins_quickly,
     next_step,
     script_dice,
     snap,
     use_instant_animations,
 )
+from tests.support.quick_game import first_seat_wins_quickly
 
 pytestmark = pytest.mark.browser
 

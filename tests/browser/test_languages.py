@@ -28,12 +28,12 @@ from tests.browser.helpers import (
     DESKTOP,
     PHONE,
     checked_page,
-    first_seat_wins_quickly,
     play_to_result,
     script_dice,
     serious_violations,
     start_game,
 )
+from tests.support.quick_game import first_seat_wins_quickly
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
-    first_seat_wins_quickly,
     next_step,
     open_setup,
     page_room,
@@ -20,6 +19,7 @@ from tests.browser.helpers import (
     start_game,
     use_instant_animations,
 )
+from tests.support.quick_game import first_seat_wins_quickly
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import pytest
 
 from snakes.engine import Roll, new_game
 from snakes.engine.game import apply
-from tests.browser.helpers import first_seat_wins_quickly
+from tests.support.quick_game import first_seat_wins_quickly
 
 
 @pytest.mark.parametrize("players", range(2, 7))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,6 +45,7 @@ class GameClient:
             sock = socket.create_connection(address, 10, source_address=(source, 0))
         self.connection: ClientConnection = connect(ws_url, sock=sock, open_timeout=10).__enter__()
         self.ws_url = ws_url
+        self.source = source
         self.code: str | None = None
         """The room this client said hello to."""
         self.received: list[Message] = []
@@ -74,9 +75,23 @@ class GameClient:
         if self.code is None:
             return
         parts = urlsplit(self.ws_url)
-        url = f"http://{parts.hostname}:{parts.port}/api/rooms/{self.code}"
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            now = json.loads(response.read())["change"]
+        # From the client's own address, as its socket: a player beside a flood from
+        # another address must not be counted with it.
+        connection = http.client.HTTPConnection(
+            parts.hostname or "127.0.0.1",
+            parts.port or 80,
+            timeout=timeout,
+            source_address=None if self.source is None else (self.source, 0),
+        )
+        try:
+            connection.request("GET", f"/api/rooms/{self.code}")
+            response = connection.getresponse()
+            body = response.read()
+        finally:
+            connection.close()
+        if response.status != 200:
+            raise AssertionError(f"GET /api/rooms/{self.code}: {response.status} {body[:200]!r}")
+        now = json.loads(body)["change"]
         if self.room is None or self.room["change"] < now:
             self.wait_for(lambda m: "room" in m and m["room"]["change"] >= now, timeout)
 
