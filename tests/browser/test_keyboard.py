@@ -8,12 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import (
-    next_step,
-    script_dice,
-    snap,
-    use_instant_animations,
-)
+from tests.browser.helpers import next_step, script_dice, snap, use_instant_animations
 from tests.support.quick_game import first_seat_wins_quickly
 
 pytestmark = pytest.mark.browser

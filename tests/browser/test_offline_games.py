@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.helpers import PHONE, next_step, play_to_result
+from tests.browser.helpers import PHONE, next_step, play_to_result, use_instant_animations
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -241,12 +241,7 @@ def test_a_local_game_asks_the_server_nothing_per_roll(browser: Browser, tmp_pat
     context = browser.new_context(viewport=PHONE, base_url=server.url)
     try:
         page = context.new_page()
-        page.goto("/")
-        page.evaluate(
-            "localStorage.setItem('snakes.settings',"
-            " JSON.stringify({speed: 'instant', sound: false}))"
-        )
-        page.reload()  # the app reads its settings when it starts
+        use_instant_animations(page)
         page.goto("/#/setup/pass")
         page.wait_for_selector("[data-screen=setup][data-mode=pass]")
         page.get_by_test_id("start-game").click()

@@ -180,13 +180,13 @@ def _send(
     if found is None:
         return Response(status_code=404)
     headers = {"Cache-Control": cache, "Vary": "Accept-Encoding", **(headers or {})}
+    # A versioned file never changes under its name and is kept a year without being
+    # asked about again, so its validator would be 30 bytes of every first-load answer
+    # for nothing (the first load's weight is counted, docs/BENCHMARKS.md).
     if cache != YEAR:
-        # A versioned file never changes under its name and is kept a year without being
-        # asked about again, so its validator would be 30 bytes of every first-load
-        # answer for nothing (the first load's weight is counted, docs/BENCHMARKS.md).
         headers["ETag"] = found.etag
-    if cache != YEAR and request.headers.get("if-none-match") == found.etag:
-        return Response(status_code=304, headers=headers)
+        if request.headers.get("if-none-match") == found.etag:
+            return Response(status_code=304, headers=headers)
     body = found.raw
     accepted = request.headers.get("accept-encoding", "")
     if found.brotli is not None and "br" in accepted.replace(" ", "").split(","):
