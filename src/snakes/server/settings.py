@@ -95,5 +95,11 @@ class Settings:
     """Test-only: a manual clock and scripted dice behind /_test/ endpoints."""
 
     def move_allowance(self, squares: int, jumps: int) -> float:
-        """The fixed time a browser is given to show a move before the next countdown."""
-        return self.animation_scale * (0.6 + 0.12 * squares + 0.7 * jumps)
+        """The fixed time a browser is given to show a move before the next countdown.
+
+        About what the game screen takes at normal speed (js/motion-time.js): the die and
+        the turn's hand-over with the countdown's safety margin (1.8 s), each square hopped
+        (0.21 s) and each ladder or snake (1.3 s). A browser that would take longer speeds
+        its animation up to end in time, so the countdown starts when its player can act.
+        """
+        return self.animation_scale * (1.8 + 0.21 * squares + 1.3 * jumps)

@@ -12,6 +12,16 @@ import { toLocal, oneWayDelay } from "./server-clock.js";
 const SAFETY_MS = 300;
 const TICK_MS = 100;
 
+/**
+ * When this device's countdown starts to fall (Date.now() time), for a countdown that the
+ * server starts after a move has been shown; null when it is paused or already running.
+ * A move's animation is fitted to end by then, so the player has every second shown.
+ */
+export function countdownStartsAt(c) {
+  if (!c || c.paused || !(c.starts_in_ms > 0) || typeof c.deadline_ms !== "number") return null;
+  return toLocal(c.deadline_ms) - (c.total_ms || 0) - oneWayDelay() - SAFETY_MS;
+}
+
 export class Countdown {
   constructor() {
     this.text = h("span", { class: "countdown-text" });

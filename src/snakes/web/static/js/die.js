@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { duration, reducedMotion } from "./settings.js";
+import { rollMs } from "./motion-time.js";
 
 // Cube rotation (degrees about X and Y) that brings each face to the front.
 const FACE_ROTATION = { 1: [0, 0], 2: [0, -90], 3: [-90, 0], 4: [90, 0], 5: [0, 90], 6: [0, 180] };
@@ -40,7 +41,7 @@ export class Die {
     this.waiting(false);
     this.el.classList.remove("die-idle", "die-six");
     const [fx, fy] = FACE_ROTATION[value] || FACE_ROTATION[1];
-    const ms = duration(reducedMotion() ? 200 : 720);
+    const ms = duration(rollMs());
     const canAnimate = typeof this.cube.animate === "function" && ms > 8 && !document.hidden;
     if (canAnimate) {
       if (reducedMotion()) {

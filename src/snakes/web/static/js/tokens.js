@@ -6,6 +6,7 @@ import { squareCentre, traySlot } from "./board.js";
 import { colour, tokenMarks } from "./colours.js";
 import { tween, pause, pointAlong, ease } from "./anim.js";
 import { duration, reducedMotion } from "./settings.js";
+import { GLIDE_MS, hopMs, climbMs, slideMs, bumpMs, joyMs, celebrateMs } from "./motion-time.js";
 
 const FANS = {
   1: [[0, 0]],
@@ -111,7 +112,7 @@ export class Tokens {
       return Promise.resolve();
     }
     const from = moves.map(({ item }) => ({ x: item.x, y: item.y, r: item.r }));
-    return tween(duration(180), (t) => {
+    return tween(duration(GLIDE_MS), (t) => {
       moves.forEach(({ item, target, r }, i) => {
         this._put(item, from[i].x + (target.x - from[i].x) * t, from[i].y + (target.y - from[i].y) * t, from[i].r + (r - from[i].r) * t);
       });
@@ -124,7 +125,7 @@ export class Tokens {
     if (!item) return;
     this._lift(seat, item);
     const step = start <= end ? 1 : -1;
-    const hopTime = duration(reducedMotion() ? 120 : 210);
+    const hopTime = duration(hopMs());
     for (let sq = start + step; step > 0 ? sq <= end : sq >= end; sq += step) {
       const from = { x: item.x, y: item.y };
       const to = squareCentre(sq);
@@ -147,7 +148,7 @@ export class Tokens {
     const line = points || [squareCentre(start), squareCentre(end)];
     const from = { x: item.x, y: item.y };
     const path = [from, ...line.slice(1)];
-    const ms = duration(Math.min(1400, 380 + Math.abs(end - start) * 14));
+    const ms = duration(climbMs(end - start));
     await tween(ms, (t) => {
       const p = pointAlong(path, t);
       this._put(item, p.x, p.y, RADIUS[1]);
@@ -162,7 +163,7 @@ export class Tokens {
     if (!item) return;
     this._lift(seat, item);
     const path = points && points.length > 1 ? points : [squareCentre(start), squareCentre(end)];
-    const ms = duration(Math.min(1600, 450 + Math.abs(start - end) * 14));
+    const ms = duration(slideMs(start - end));
     const wobble = !reducedMotion();
     await tween(ms, (t) => {
       const p = pointAlong(path, t);
@@ -180,7 +181,7 @@ export class Tokens {
     if (!item) return;
     const { x, y, r } = item;
     const amount = reducedMotion() ? 0 : 7;
-    await tween(duration(320), (t) => this._put(item, x + Math.sin(t * Math.PI * 4) * amount, y, r), ease.linear);
+    await tween(duration(bumpMs()), (t) => this._put(item, x + Math.sin(t * Math.PI * 4) * amount, y, r), ease.linear);
     this._put(item, x, y, r);
   }
 
@@ -189,7 +190,7 @@ export class Tokens {
     const item = this.items.get(seat);
     if (!item || reducedMotion()) return;
     const { x, y, r } = item;
-    await tween(duration(360), (t) => this._put(item, x, y - Math.abs(Math.sin(t * Math.PI * 2)) * height, r), ease.linear);
+    await tween(duration(joyMs()), (t) => this._put(item, x, y - Math.abs(Math.sin(t * Math.PI * 2)) * height, r), ease.linear);
     this._put(item, x, y, r);
   }
 
@@ -199,7 +200,7 @@ export class Tokens {
     if (!item) return;
     const { x, y, r } = item;
     const height = reducedMotion() ? 0 : 30;
-    await tween(duration(520), (t) => this._put(item, x, y - Math.abs(Math.sin(t * Math.PI * 2)) * height, r * (1 + 0.25 * Math.sin(t * Math.PI))), ease.linear);
+    await tween(duration(celebrateMs()), (t) => this._put(item, x, y - Math.abs(Math.sin(t * Math.PI * 2)) * height, r * (1 + 0.25 * Math.sin(t * Math.PI))), ease.linear);
     this._put(item, x, y, r);
   }
 

@@ -8,9 +8,10 @@ import { Board } from "../board.js";
 import { Tokens } from "../tokens.js";
 import { Die } from "../die.js";
 import { announcer, describeEvents, describePositions, describeWhere } from "../announcer.js";
-import { Countdown } from "../countdown.js";
+import { Countdown, countdownStartsAt } from "../countdown.js";
 import { sound } from "../sound.js";
-import { duration, setBoost, getSettings, onSettingsChange } from "../settings.js";
+import { duration, setBoost, getSettings, onSettingsChange, SPEEDS } from "../settings.js";
+import { plannedMs, TURN_PAUSE_MS, BONUS_PAUSE_MS } from "../motion-time.js";
 import { pause } from "../anim.js";
 import { popMoment } from "../moments.js";
 import { openSession } from "../session.js";
@@ -21,6 +22,9 @@ import { tokenMarks } from "../colours.js";
 import { finishName } from "../config.js";
 import { useStyles } from "../lazy-screen.js";
 
+
+// Each tween ends on the first frame after its time: a busy device's frames come late.
+const FRAME_MARGIN_MS = 100;
 
 export function mount(root, route, ctx) {
   const code = String(route.params[0] || "").toUpperCase();
@@ -244,7 +248,8 @@ export function mount(root, route, ctx) {
       while (queue.length && gen === generation) {
         const update = queue.shift();
         // Catch up when updates pile up; "Skip to results" plays out in a flash.
-        setBoost(update.instant ? 0.04 : queue.length >= 3 ? 0.15 : queue.length >= 1 ? 0.45 : 1);
+        const catchUp = update.instant ? 0.04 : queue.length >= 3 ? 0.15 : queue.length >= 1 ? 0.45 : 1;
+        setBoost(catchUp);
         if (!board) ensureBoard(update.room);
         const names = update.room.seats.map((seat) => seat.name);
         const sentences = describeEvents(update.events, {
@@ -269,6 +274,8 @@ export function mount(root, route, ctx) {
         }
         for (let i = 0; i < update.events.length; i++) {
           if (gen !== generation) return;
+          // Fitted again before each event, so time lost to late frames is made up.
+          setBoost(Math.min(catchUp, fitBoost(update.room.countdown, update.events.slice(i))));
           await animate(update.events[i], update.room);
           for (const sentence of sentences.filter((x) => x.after === i)) {
             if (!sentence.quiet) announcer.show(sentence.text);
@@ -285,6 +292,20 @@ export function mount(root, route, ctx) {
       renderControls();
     }
     if (gen === generation && shown && isOver(shown)) finishSoon();
+  }
+
+  /**
+   * The speed-up that ends these events' animation by the time its countdown starts to
+   * fall (the server gives a move a fixed time to be shown): a countdown starts when its
+   * player can act, at any speed setting and however late the update came.
+   */
+  function fitBoost(countdown, events) {
+    const startsAt = countdownStartsAt(countdown);
+    if (startsAt === null) return 1;
+    const planned = plannedMs(events) * SPEEDS[getSettings().speed].factor;
+    if (planned <= 0) return 1;
+    // A frame or two of the margin is kept for the tweens' last frames, which come late.
+    return Math.max(0.04, Math.min(1, (startsAt - FRAME_MARGIN_MS - Date.now()) / planned));
   }
 
   async function animate(ev, room) {
@@ -340,7 +361,7 @@ export function mount(root, route, ctx) {
         sound.bonus();
         banner.textContent = t("game.sixAgain");
         banner.classList.add("bonus");
-        await pause(duration(350));
+        await pause(duration(BONUS_PAUSE_MS));
         break;
       case "finished":
         sound.finish();
@@ -355,7 +376,7 @@ export function mount(root, route, ctx) {
         renderCards(room);
         // A tab in the background was signalled when the update arrived (turnSignal).
         if (!document.hidden && session.mySeats().has(seat) && room.seats[seat] && room.seats[seat].kind === "human") sound.turn();
-        await pause(duration(260));
+        await pause(duration(TURN_PAUSE_MS));
         break;
       case "game_ended":
         sound.win();
