@@ -9,10 +9,7 @@ full (after a restart, a takeover or a store outage).
 
 from __future__ import annotations
 
-import random
-
 from snakes.engine import JUNGLE, MAX_SEATS, Abandon, Board, Rules
-from snakes.fair import new_server_seed
 from snakes.server.codes import hash_secret
 from snakes.server.rooms.access import held
 from snakes.server.rooms.errors import ProtocolError
@@ -75,7 +72,7 @@ def create(
     digest = hash_secret(secret)
     seats = [s.held_by(digest if s.kind is Kind.HUMAN else "") for s in seats]
     if shuffle:
-        random.SystemRandom().shuffle(seats)
+        ctx.chance.shuffle(seats)
     online = mode is Mode.ONLINE
     room = Room(
         code=code,
@@ -84,7 +81,7 @@ def create(
         seats=seats,
         countdown_seconds=countdown,
         board=board,
-        server_seed=new_server_seed().hex() if online else "",
+        server_seed=ctx.chance.server_seed().hex() if online else "",
         host=0 if online else None,
         phase=Phase.LOBBY if online else Phase.PLAYING,
         created_at=ctx.wall,

@@ -7,8 +7,6 @@ with 2-6 players and calls a rematch. If the host goes, the next connected seat 
 
 from __future__ import annotations
 
-import random
-
 from snakes.engine import MAX_SEATS, Board, Leave, Remove, Rules
 from snakes.fair import commit
 from snakes.server.rooms.access import (
@@ -123,7 +121,7 @@ def start(step: Step, caller: Caller, shuffle: bool) -> None:
         raise ProtocolError("not_allowed", "an online game needs at least 2 players")
     if shuffle:
         host_seat = room.seats[room.host or 0]
-        random.SystemRandom().shuffle(room.seats)
+        step.ctx.chance.shuffle(room.seats)
         room.host = room.seats.index(host_seat)
     room.start_game()
     step.work.new_game = True

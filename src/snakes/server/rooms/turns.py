@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from snakes.engine import Action, Climbed, Moved, Roll, RuleError, Skip, Slid, roll_of
-from snakes.fair import new_server_seed
 from snakes.server.rooms.access import check_seat, playing
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import Kind, Phase
@@ -93,7 +92,7 @@ def apply_action(step: Step, action: Action) -> list[dict[str, Any]]:
         if room.fair:
             # The seed is revealed in the record; the next game gets a new one, and the
             # players' devices send fresh seeds after seeing its commitment.
-            room.server_seed = new_server_seed().hex()
+            room.server_seed = step.ctx.chance.server_seed().hex()
             room.client_seeds = {}
         log.info("room %s game %d over", room.code, room.game_number)
     return [event_data(e) for e in events]

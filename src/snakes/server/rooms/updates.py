@@ -24,6 +24,7 @@ def view(step: Step, connected: set[int] | None = None) -> dict[str, Any]:
         room,
         connected=connected,
         now=ctx.now,
+        wall=ctx.wall,
         paused=all_racers_away(room, ctx.presence, connected),
         odds=ctx.presence.odds,
         public_url=ctx.public_url,
@@ -82,6 +83,8 @@ def presence(step: Step, *, skip: str = "") -> None:
     body = {
         "type": "presence",
         "connected": connected_flags(room, connected_seats(room, ctx.presence)),
-        "countdown": countdown_view(room, now=ctx.now, paused=all_racers_away(room, ctx.presence)),
+        "countdown": countdown_view(
+            room, now=ctx.now, wall=ctx.wall, paused=all_racers_away(room, ctx.presence)
+        ),
     }
     step.work.messages.append(Message(jsontext.dumps(body), skip=skip, presence=True))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
 from dataclasses import fields
 from typing import Any
 
@@ -48,6 +47,7 @@ def room_view(
     *,
     connected: set[int],
     now: float,
+    wall: float,
     paused: bool,
     public_url: str,
     odds: bool = False,
@@ -133,7 +133,7 @@ def room_view(
         "winner": game.winner if game else None,
         "standings": list(game.standings) if game else [],
         "results": results,
-        "countdown": countdown_view(room, now=now, paused=paused),
+        "countdown": countdown_view(room, now=now, wall=wall, paused=paused),
         "only_ai_racing": bool(racing) and all(room.seats[s].kind is Kind.AI for s in racing),
         "version": room.version,
         "change": room.change,
@@ -150,7 +150,7 @@ def connected_flags(room: Room, connected: set[int]) -> list[bool]:
     return [seat.kind is Kind.AI or index in connected for index, seat in enumerate(room.seats)]
 
 
-def countdown_view(room: Room, *, now: float, paused: bool) -> dict[str, Any] | None:
+def countdown_view(room: Room, *, now: float, wall: float, paused: bool) -> dict[str, Any] | None:
     """The turn's countdown as a viewer shows it: running, paused (every racer away), or
     None."""
     game = room.game
@@ -158,8 +158,9 @@ def countdown_view(room: Room, *, now: float, paused: bool) -> dict[str, Any] | 
     turn_clock = room.turn_clock
     # Absolute times in wall-clock epoch milliseconds, so a browser can count down to
     # the deadline itself (corrected for its clock's offset) however late it shows it.
-    # The room's clock may be monotonic or a test's manual clock: translate through now.
-    wall_now = time.time()
+    # The room's clock may be monotonic or a test's manual clock: translate through now
+    # (``wall``: the context's epoch time, read with ``now``).
+    wall_now = wall
     if turn_clock is not None:
         total = room.countdown_seconds * 1000
         countdown = {

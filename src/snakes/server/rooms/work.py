@@ -10,11 +10,13 @@ value becomes current. :func:`run_handler` is that contract in one place.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import random
+from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from snakes.engine import Action
+from snakes.fair import new_server_seed
 from snakes.server.rooms.model import Room
 from snakes.server.settings import Settings
 
@@ -97,6 +99,31 @@ class RoomDice(Protocol):
     def next_roll(self, room: Room, faces: int) -> int: ...
 
 
+class Chance(Protocol):
+    """Where a handler's randomness comes from, besides the dice: seat orders and the
+    fair dice's server seeds."""
+
+    def shuffle(self, items: MutableSequence[Any]) -> None: ...
+
+    def server_seed(self) -> bytes: ...
+
+
+class SecureChance:
+    """The operating system's secure source: nobody can predict an order or a seed."""
+
+    def __init__(self) -> None:
+        self._random = random.SystemRandom()
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        self._random.shuffle(items)
+
+    def server_seed(self) -> bytes:
+        return new_server_seed()
+
+
+SECURE = SecureChance()
+
+
 @dataclass(frozen=True)
 class Context:
     """Everything a handler may know besides the room and the intent."""
@@ -108,6 +135,8 @@ class Context:
     presence: Presence
     settings: Settings
     dice: RoomDice
+    chance: Chance = SECURE
+    """Seat orders and server seeds: a test gives a seeded one to replay a room exactly."""
     store_back_at: float = -math.inf
     """Room-clock time the store was last reachable again after an outage: a countdown
     that was running then starts again in full instead of skipping anyone."""
