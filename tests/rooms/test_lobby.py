@@ -9,15 +9,19 @@ seat, and start with 2–6 players."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from snakes.engine import Finish, Rules
 from snakes.fair import commit
+from snakes.server import jsontext
 from snakes.server.rooms import lifecycle, lobby, turns
 from snakes.server.rooms.access import held
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.rooms.model import Kind, Mode, Phase, Room, Seat
 from snakes.server.rooms.updates import view
+from snakes.server.rooms.work import run_handler
 from tests.rooms.helpers import (
     CLASSIC,
     CODE,
@@ -243,3 +247,29 @@ def test_the_host_leaving_mid_game_sends_one_update_with_both_changes() -> None:
     kinds = [e["type"] for e in update["events"]]
     assert "host_changed" in kinds and kinds.index("host_changed") > 0
     assert update["room"]["seats"][1]["host"] is True
+
+
+def test_an_update_is_written_as_text_once_however_many_steps_fold_into_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The room core's contract (docs/ARCHITECTURE.md): each update is encoded once. The
+    host leaving mid-game publishes twice; its one update is written once and never read
+    back."""
+    room = online_game(3, rules=LOS)
+    written: list[str] = []
+    encode, decode = jsontext.dumps, jsontext.loads
+
+    def counted(value: Any) -> str:
+        if isinstance(value, dict) and value.get("type") == "update":
+            written.append(value["type"])
+        return encode(value)
+
+    def refused(text: str | bytes) -> Any:
+        raise AssertionError("a change read its own message back")
+
+    monkeypatch.setattr(jsontext, "dumps", counted)
+    monkeypatch.setattr(jsontext, "loads", refused)
+    step, _ = run_handler(room, context(present(0, 1, 2)), lambda s: lobby.leave(s, caller(0), 0))
+    monkeypatch.setattr(jsontext, "loads", decode)
+    assert written == ["update"]
+    assert len(updates(step)) == 1

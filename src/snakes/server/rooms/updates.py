@@ -8,10 +8,7 @@ from typing import Any
 from snakes.server import jsontext
 from snakes.server.rooms.timers import all_racers_away, connected_seats, schedule
 from snakes.server.rooms.views import connected_flags, countdown_view, room_view
-from snakes.server.rooms.work import Message, Step
-
-_UPDATE_START = jsontext.dumps({"type": "update"})[:-1]
-"""How an update's text begins, in whatever form the encoder writes it."""
+from snakes.server.rooms.work import Message, PendingUpdate, Step
 
 
 def view(step: Step, connected: set[int] | None = None) -> dict[str, Any]:
@@ -55,13 +52,16 @@ def publish(
     schedule(step, new_turn=new_turn, allowance=allowance, connected=connected)
     step.work.changed = True
     messages = step.work.messages
-    earlier = next((m for m in messages if m.body.startswith(_UPDATE_START)), None)
+    earlier = step.updates[0] if step.updates else None
     if earlier is not None and earlier.skip == skip:
-        messages.remove(earlier)
-        first = jsontext.loads(earlier.body)
-        events, instant = first["events"] + events, first["instant"] or instant
-    body = {"type": "update", "events": events, "instant": instant, "room": view(step, connected)}
-    messages.append(Message(jsontext.dumps(body), skip=skip))
+        # One update for the change, after everything else it sends, as if sent last.
+        del messages[next(i for i, m in enumerate(messages) if m is earlier.slot)]
+        step.updates.remove(earlier)
+        events, instant = earlier.events + events, earlier.instant or instant
+    # Written as text once, when the change is done (Step.finish).
+    slot = Message("", skip=skip)
+    messages.append(slot)
+    step.updates.append(PendingUpdate(events, instant, skip, view(step, connected), slot))
 
 
 def welcome(step: Step, connection: str) -> None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from snakes.engine import Action
 from snakes.fair import new_server_seed
+from snakes.server import jsontext
 from snakes.server.rooms.model import Room
 from snakes.server.settings import Settings
 
@@ -35,6 +36,19 @@ class Message:
     presence: bool = False
     """Who is connected and the countdown, nothing else: it carries no ``you``, and one
     not yet sent is replaced by a newer one (the hub coalesces them)."""
+
+
+@dataclass
+class PendingUpdate:
+    """An update a change will send: its parts, written as text once the change is done
+    (a change that publishes twice sends one update with both steps' events)."""
+
+    events: list[dict[str, Any]]
+    instant: bool
+    skip: str
+    room: dict[str, Any]
+    slot: Message
+    """Its place among the change's messages until it is written."""
 
 
 @dataclass
@@ -158,6 +172,22 @@ class Step:
         """Dice this change rolled (for the node's counters)."""
         self.counted = False
         """The room's ``change`` was bumped for this step (once, however many updates)."""
+        self.updates: list[PendingUpdate] = []
+        """Updates published and not yet written (see :meth:`finish`)."""
+
+    def finish(self) -> None:
+        """Write each update this change publishes as text, once, in its place."""
+        messages = self.work.messages
+        for update in self.updates:
+            body = {
+                "type": "update",
+                "events": update.events,
+                "instant": update.instant,
+                "room": update.room,
+            }
+            place = next(i for i, m in enumerate(messages) if m is update.slot)
+            messages[place] = Message(jsontext.dumps(body), skip=update.skip)
+        self.updates = []
 
     def connected_seats(self) -> set[int]:
         digests = self.ctx.presence.secrets
@@ -182,4 +212,5 @@ def run_handler(room: Room, ctx: Context | None, handler: Callable[[Step], T]) -
     """
     step = Step(room, ctx)
     result = handler(step)
+    step.finish()
     return step, result
