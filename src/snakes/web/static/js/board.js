@@ -90,8 +90,10 @@ export class Board {
     this.el.append(this.tokenLayer, this._numbers());
   }
 
-  /** The START tray shows only while some token waits on square 0. */
-  showTray(on) {
+  /** The START tray shows only while some token waits on square 0, with a slot for each
+   * of the game's `seats` players. */
+  showTray(on, seats = null) {
+    if (seats !== null) this._traySlots(seats);
     const height = on ? TRAY_TOP + TRAY_HEIGHT + PAD * 2 : BOARD + PAD * 2;
     this.el.setAttribute("viewBox", `${-PAD} ${-PAD} ${BOARD + PAD * 2} ${height}`);
     this.trayEl.style.display = on ? "" : "none";
@@ -186,11 +188,22 @@ export class Board {
       s("rect", { x: 0, y: TRAY_TOP, width: BOARD, height: TRAY_HEIGHT, rx: 16, fill: "url(#wood)", stroke: "#3b2410", "stroke-width": 4 }),
       s("text", { x: 64, y: TRAY_TOP + TRAY_HEIGHT / 2 + 11, class: "tray-label", "text-anchor": "middle", text: t("board.start") }),
     );
-    for (let seat = 0; seat < 6; seat++) {
-      const slot = traySlot(seat);
-      g.append(s("circle", { cx: slot.x, cy: slot.y, r: 30, fill: "#5a3415", stroke: "#b07a43", "stroke-width": 2, opacity: 0.7 }));
-    }
+    this.slotLayer = s("g", { class: "tray-slots" });
+    g.append(this.slotLayer);
+    this.slotCount = -1;
+    this._traySlots(6);
     return g;
+  }
+
+  _traySlots(count) {
+    if (count === this.slotCount) return;
+    this.slotCount = count;
+    const slots = [];
+    for (let seat = 0; seat < count; seat++) {
+      const slot = traySlot(seat);
+      slots.push(s("circle", { cx: slot.x, cy: slot.y, r: 30, fill: "#5a3415", stroke: "#b07a43", "stroke-width": 2, opacity: 0.7 }));
+    }
+    this.slotLayer.replaceChildren(...slots);
   }
 
   _ladder(bottom, top, look) {

@@ -374,7 +374,7 @@ export function mount(root, route, ctx) {
 
   function renderTray(room) {
     if (!board) return;
-    board.showTray(room.seats.some((seat) => seat.status !== "left" && (squares.get(seat.index) ?? seat.square) === 0));
+    board.showTray(room.seats.some((seat) => seat.status !== "left" && (squares.get(seat.index) ?? seat.square) === 0), room.seats.length);
   }
 
   function ensureBoard(room) {
