@@ -20,6 +20,7 @@ import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
 import { finishName } from "../config.js";
 import { useStyles } from "../lazy-screen.js";
+import { boardTitle } from "../board-picker.js";
 
 
 export function mount(root, route, ctx) {
@@ -406,7 +407,8 @@ export function mount(root, route, ctx) {
       rules.six_again ? t("rules.sixShort") : t("rules.noSixShort"),
     ].join(" · ");
     rulesLine.title = rulesLine.textContent;
-    heading.textContent = room.mode === "pass" ? t("mode.pass") : room.mode === "ai" ? t("mode.ai") : t("online.room", { code: room.code });
+    // An online room names its board too: its players chose it in the lobby.
+    heading.textContent = room.mode === "pass" ? t("mode.pass") : room.mode === "ai" ? t("mode.ai") : t("online.roomBoard", { code: room.code, board: boardTitle(room.board) });
     board.describe(describePositions(room));
     banner.classList.remove("bonus");
     renderCards(room);
