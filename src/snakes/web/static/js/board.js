@@ -24,6 +24,22 @@ const SNAKE_LOOKS = [
   { body: "#303f9f", dark: "#141c4d", mark: "#ffab91", pattern: "diamonds" },
 ];
 
+// Each ladder of a board is painted a colour of its own, and its foot and top are capped
+// in it: where long ladders cross, the eye follows a colour, not a tangle of wood. No two
+// are alike (they differ by at least 60 in RGB), and none is the board's green.
+const LADDER_PAINTS = [
+  { paint: "#e53935", dark: "#6d1210" },
+  { paint: "#1e88e5", dark: "#0b3a66" },
+  { paint: "#fdd835", dark: "#6b5a00" },
+  { paint: "#8e24aa", dark: "#3d0a4d" },
+  { paint: "#fb8c00", dark: "#6b3a00" },
+  { paint: "#f5f5f5", dark: "#4a4a4a" },
+  { paint: "#4dd0e1", dark: "#0b5560" },
+  { paint: "#ff80ab", dark: "#7a1f41" },
+  { paint: "#3949ab", dark: "#141c4d" },
+  { paint: "#5d4037", dark: "#22140f" },
+];
+
 /** Row 0 is the bottom row; columns run left to right on even rows, right to left on odd. */
 export function cellOf(square) {
   const row = Math.floor((square - 1) / SIDE);
@@ -65,7 +81,7 @@ export class Board {
     this.el.append(this._frame(), this._squares(), this.trayEl);
     this.jumpLayer = s("g", { class: "jumps" });
     this.el.append(this.jumpLayer);
-    for (const [start, end] of this.data.ladders) this._ladder(start, end);
+    this.data.ladders.forEach(([start, end], i) => this._ladder(start, end, LADDER_PAINTS[i % LADDER_PAINTS.length]));
     const routes = routeSnakes(this.data);
     this.data.snakes.forEach(([head, tail], i) => this._snake(head, tail, i, routes.get(head)));
     // Snakes and ladders lie under the numbers and tokens. A token is big enough to
@@ -74,8 +90,10 @@ export class Board {
     this.el.append(this.tokenLayer, this._numbers());
   }
 
-  /** The START tray shows only while some token waits on square 0. */
-  showTray(on) {
+  /** The START tray shows only while some token waits on square 0, with a slot for each
+   * of the game's `seats` players. */
+  showTray(on, seats = null) {
+    if (seats !== null) this._traySlots(seats);
     const height = on ? TRAY_TOP + TRAY_HEIGHT + PAD * 2 : BOARD + PAD * 2;
     this.el.setAttribute("viewBox", `${-PAD} ${-PAD} ${BOARD + PAD * 2} ${height}`);
     this.trayEl.style.display = on ? "" : "none";
@@ -170,14 +188,25 @@ export class Board {
       s("rect", { x: 0, y: TRAY_TOP, width: BOARD, height: TRAY_HEIGHT, rx: 16, fill: "url(#wood)", stroke: "#3b2410", "stroke-width": 4 }),
       s("text", { x: 64, y: TRAY_TOP + TRAY_HEIGHT / 2 + 11, class: "tray-label", "text-anchor": "middle", text: t("board.start") }),
     );
-    for (let seat = 0; seat < 6; seat++) {
-      const slot = traySlot(seat);
-      g.append(s("circle", { cx: slot.x, cy: slot.y, r: 30, fill: "#5a3415", stroke: "#b07a43", "stroke-width": 2, opacity: 0.7 }));
-    }
+    this.slotLayer = s("g", { class: "tray-slots" });
+    g.append(this.slotLayer);
+    this.slotCount = -1;
+    this._traySlots(6);
     return g;
   }
 
-  _ladder(bottom, top) {
+  _traySlots(count) {
+    if (count === this.slotCount) return;
+    this.slotCount = count;
+    const slots = [];
+    for (let seat = 0; seat < count; seat++) {
+      const slot = traySlot(seat);
+      slots.push(s("circle", { cx: slot.x, cy: slot.y, r: 30, fill: "#5a3415", stroke: "#b07a43", "stroke-width": 2, opacity: 0.7 }));
+    }
+    this.slotLayer.replaceChildren(...slots);
+  }
+
+  _ladder(bottom, top, look) {
     const a = squareCentre(bottom);
     const b = squareCentre(top);
     const dx = b.x - a.x;
@@ -213,11 +242,18 @@ export class Board {
     }
     for (const rail of rails) {
       shadow.append(s("line", { ...rail, stroke: "#000", "stroke-width": 10, "stroke-linecap": "round" }));
-      wood.append(s("line", { ...rail, stroke: "#4a2a0e", "stroke-width": 12, "stroke-linecap": "round" }));
-      wood.append(s("line", { ...rail, stroke: "#b9773a", "stroke-width": 7, "stroke-linecap": "round" }));
+      wood.append(s("line", { ...rail, stroke: look.dark, "stroke-width": 14, "stroke-linecap": "round" }));
+      wood.append(s("line", { ...rail, class: "ladder-rail", stroke: look.paint, "stroke-width": 9, "stroke-linecap": "round" }));
       wood.append(s("line", {
         x1: rail.x1 - nx * 1.5, y1: rail.y1 - ny * 1.5, x2: rail.x2 - nx * 1.5, y2: rail.y2 - ny * 1.5,
-        stroke: "#f0c28a", "stroke-width": 2, "stroke-linecap": "round", opacity: 0.8,
+        stroke: "#ffffff", "stroke-width": 2, "stroke-linecap": "round", opacity: 0.45,
+      }));
+    }
+    // A cap in the ladder's colour on its foot and on its top, each on its own square.
+    for (const [end, x, y] of [["foot", sx + ux * 4, sy + uy * 4], ["top", ex - ux * 4, ey - uy * 4]]) {
+      wood.append(s("circle", {
+        class: "ladder-end", "data-end": end, cx: fmt(x), cy: fmt(y), r: 15,
+        fill: look.paint, stroke: look.dark, "stroke-width": 3,
       }));
     }
     g.append(shadow, wood);

@@ -21,6 +21,7 @@ import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
 import { finishName } from "../config.js";
 import { useStyles } from "../lazy-screen.js";
+import { boardTitle } from "../board-picker.js";
 
 
 // Each tween ends on the first frame after its time: a busy device's frames come late.
@@ -395,7 +396,7 @@ export function mount(root, route, ctx) {
 
   function renderTray(room) {
     if (!board) return;
-    board.showTray(room.seats.some((seat) => seat.status !== "left" && (squares.get(seat.index) ?? seat.square) === 0));
+    board.showTray(room.seats.some((seat) => seat.status !== "left" && (squares.get(seat.index) ?? seat.square) === 0), room.seats.length);
   }
 
   function ensureBoard(room) {
@@ -427,7 +428,8 @@ export function mount(root, route, ctx) {
       rules.six_again ? t("rules.sixShort") : t("rules.noSixShort"),
     ].join(" · ");
     rulesLine.title = rulesLine.textContent;
-    heading.textContent = room.mode === "pass" ? t("mode.pass") : room.mode === "ai" ? t("mode.ai") : t("online.room", { code: room.code });
+    // An online room names its board too: its players chose it in the lobby.
+    heading.textContent = room.mode === "pass" ? t("mode.pass") : room.mode === "ai" ? t("mode.ai") : t("online.roomBoard", { code: room.code, board: boardTitle(room.board) });
     board.describe(describePositions(room));
     banner.classList.remove("bonus");
     renderCards(room);

@@ -141,6 +141,7 @@ export function mount(root, route, ctx) {
       t("replay.board", { board: boardTitle({ name: story.board.name || "jungle" }) }),
     ].join(" · ");
     board = new Board(story.board);
+    board.showTray(true, story.seats.length); // a slot for each player of the game
     tokens = new Tokens(board);
     boardArea.replaceChildren(board.el);
     tokens.setSeats(seatsAt(0));
