@@ -2,9 +2,9 @@
 
 import { h } from "../dom.js";
 import { loadGame, clearGame } from "../saved-game.js";
-import { getRoom } from "../api.js";
+import { getRoom, getContent } from "../api.js";
 import { getGame } from "../local-store.js";
-import { t } from "../i18n.js";
+import { t, currentLanguage } from "../i18n.js";
 
 
 export function mount(root, _route, ctx) {
@@ -59,6 +59,10 @@ export function mount(root, _route, ctx) {
       });
   }
   root.append(screen);
+  // How to play's words, asked for once Home is drawn: the page then opens with them.
+  setTimeout(() => {
+    if (navigator.onLine !== false) getContent(currentLanguage()).catch(() => {});
+  }, 0);
 }
 
 /** The title with its ampersand in the display style: "Snakes & Ladders", "साँप और सीढ़ी". */
