@@ -1,7 +1,7 @@
 """House rules chosen in the browser reach the engine.
 
 How to play: "The exact-finish rule and the six-rolls-again rule can each be toggled in
-the Snake settings, so you can play the version your family grew up with."
+the Settings, so you can play the version your family grew up with."
 """
 
 from __future__ import annotations

@@ -55,7 +55,10 @@ def test_reloading_mid_game_restores_the_board_and_seats(
     page.get_by_test_id("home").click()
     page.get_by_test_id("confirm-ok").click()
     page.wait_for_selector("[data-screen=home]")
-    expect(page.get_by_test_id("resume-card")).to_contain_text(code)
+    # A game at your own table is told by what it is, not by a room code.
+    card = page.get_by_test_id("resume-card")
+    expect(card).to_contain_text(f"Pass & Play · {len(room['seats'])} players · move 6")
+    expect(card).not_to_contain_text(code)
     snap(page, "home-resume")
     page.get_by_test_id("resume").click()
     page.wait_for_selector(f"[data-screen=game][data-version='{version}']")

@@ -449,7 +449,7 @@ def test_there_is_no_capturing() -> None:
 
 def test_the_exact_finish_rule_can_be_toggled_off() -> None:
     """How to play, Good to know, House rules: "The exact-finish rule and the six-rolls-again
-    rule can each be toggled in the Snake settings, so you can play the version your family
+    rule can each be toggled in the Settings, so you can play the version your family
     grew up with."
     """
     state, events = play(standing_on(97, 0, rules=Rules(exact_finish=False)), (0, 5))
@@ -462,7 +462,7 @@ def test_the_exact_finish_rule_can_be_toggled_off() -> None:
 
 def test_the_six_rolls_again_rule_can_be_toggled_off() -> None:
     """How to play, Good to know, House rules: "The exact-finish rule and the six-rolls-again
-    rule can each be toggled in the Snake settings, so you can play the version your family
+    rule can each be toggled in the Settings, so you can play the version your family
     grew up with."
     """
     state, events = play(new_game(2, Rules(six_again=False)), (0, 6))

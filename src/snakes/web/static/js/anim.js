@@ -9,16 +9,35 @@ export const ease = {
   in: (t) => t * t * t,
 };
 
+// Set by endAll() until resumeAll(): every tween and pause ends at once.
+let cut = false;
+const pauses = new Set();
+
+/**
+ * End every tween and pause now running (each tween draws its last frame on its next
+ * frame), and those that follow until resumeAll(): what they show is old news ("Skip to
+ * results" has played the rest of the race already).
+ */
+export function endAll() {
+  cut = true;
+  for (const resolve of [...pauses]) resolve();
+}
+
+/** Tweens and pauses take their time again. */
+export function resumeAll() {
+  cut = false;
+}
+
 /** Run frame(progress) from 0 to 1 over ms milliseconds; resolves after frame(1). */
 export function tween(ms, frame, easing = ease.inOut) {
-  if (!(ms > 8) || document.hidden) {
+  if (!(ms > 8) || document.hidden || cut) {
     frame(easing(1));
     return Promise.resolve();
   }
   return new Promise((resolve) => {
     const start = performance.now();
     const step = (now) => {
-      const t = Math.min(1, (now - start) / ms);
+      const t = cut ? 1 : Math.min(1, (now - start) / ms);
       frame(easing(t));
       if (t < 1) requestAnimationFrame(step);
       else resolve();
@@ -29,8 +48,16 @@ export function tween(ms, frame, easing = ease.inOut) {
 
 /** A pause that respects the speed setting (already scaled by the caller). */
 export function pause(ms) {
-  if (!(ms > 8)) return Promise.resolve();
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  if (!(ms > 8) || cut) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      pauses.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    pauses.add(done);
+  });
 }
 
 /** Points along a polyline at fraction t (0..1) of its total length. */

@@ -61,8 +61,17 @@ export function getConfig() {
 }
 
 /** GET /api/content — How to play and FAQ, built by the server from the board and rules, in `lang`. */
+const contents = new Map(); // language -> Promise of its How to play and FAQ
+
+/** GET /api/content — How to play and the FAQ in `lang`; asked once per language (a
+ * failure is asked again next time). */
 export function getContent(lang) {
-  return request("GET", `/api/content?lang=${encodeURIComponent(lang)}`);
+  if (!contents.has(lang)) {
+    const asked = request("GET", `/api/content?lang=${encodeURIComponent(lang)}`);
+    contents.set(lang, asked);
+    asked.catch(() => contents.delete(lang));
+  }
+  return contents.get(lang);
 }
 
 /** The room's last finished game's record, or game number `game` of the room. */

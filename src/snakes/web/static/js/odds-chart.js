@@ -4,7 +4,7 @@
 // ladders and snakes that swung the game are marked; a click picks the move under it.
 // Lines differ by dash as well as colour, and end in the seat's token mark.
 
-import { s } from "./dom.js";
+import { h, s } from "./dom.js";
 import { t, ordinal, formatNumber } from "./i18n.js";
 import { colour, tokenMarks } from "./colours.js";
 
@@ -138,6 +138,26 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
       return { x: box.left + offsetX + x(index) * scale, y: box.top + (box.height - height * scale) / 2 + (pad.top + plotH / 2) * scale };
     },
   };
+}
+
+/**
+ * Who each line is: every seat's name and colour in words, beside a sample of its line
+ * (its colour, its dash and its token's mark), in the chart's order.
+ */
+export function chartLegend(story) {
+  const marks = tokenMarks(story.seats);
+  return h("ul", { class: "chart-legend", "aria-label": t("chart.legend"), dataset: { testid: "chart-legend" } },
+    story.seats.map((seat, index) => {
+      const look = colour(seat.colour);
+      const dash = DASHES[index % DASHES.length] || null;
+      return h("li", { class: "chart-legend-item", dataset: { testid: "chart-legend-item", seat: String(index) } },
+        s("svg", { class: "chart-legend-line", viewBox: "0 0 44 20", width: 44, height: 20, "aria-hidden": "true" },
+          s("line", { x1: 2, y1: 10, x2: 30, y2: 10, stroke: "#3b2410", "stroke-width": 5, "stroke-dasharray": dash, opacity: 0.85 }),
+          s("line", { x1: 2, y1: 10, x2: 30, y2: 10, stroke: look.fill, "stroke-width": 3, "stroke-dasharray": dash }),
+          s("circle", { cx: 34, cy: 10, r: 8, fill: look.fill, stroke: "#1b1b1b", "stroke-width": 1.5 }),
+          s("text", { class: "chart-end-mark", x: 34, y: 10.5, "text-anchor": "middle", "dominant-baseline": "central", fill: look.ink, text: marks[index] })),
+        h("span", { class: "chart-legend-name" }, t("chart.legendEntry", { name: seat.name, colour: look.label })));
+    }));
 }
 
 /** The chart in one sentence: where each seat started and ended. */

@@ -16,7 +16,7 @@ export function storyPanel(code, game) {
     .then(([data, charts]) => data.getStory(code, number).then((story) => {
       const chart = charts.oddsChart(story, { compact: true });
       chart.setCursor(story.steps.length - 1);
-      chartArea.replaceChildren(chart.el);
+      chartArea.replaceChildren(chart.el, charts.chartLegend(story));
     }))
     .catch((err) => {
       const offline = err && err.code === "offline";

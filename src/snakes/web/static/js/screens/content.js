@@ -6,13 +6,16 @@ import { h } from "../dom.js";
 import { getContent } from "../api.js";
 import { t, currentLanguage, errorText } from "../i18n.js";
 
-const cache = new Map();
-
 export function mount(root, route, ctx) {
   const faq = route.name === "faq";
   const title = faq ? t("nav.faq") : t("nav.howto");
   ctx.setTitle(title);
-  const body = h("div", { class: "content-body", "aria-busy": "true" }, h("p", { class: "loading" }, t("common.loading")));
+  // Home asks for the words while it is idle, so they are usually here already; if not,
+  // "Loading…" shows only once the wait is long enough to notice.
+  const body = h("div", { class: "content-body", "aria-busy": "true" });
+  const slow = setTimeout(() => {
+    if (!body.children.length) body.replaceChildren(h("p", { class: "loading" }, t("common.loading")));
+  }, 400);
   const screen = h("section", { class: "screen content", dataset: { screen: faq ? "faq" : "howto" } },
     h("h1", {}, title),
     body,
@@ -29,10 +32,8 @@ export function mount(root, route, ctx) {
 
   async function load() {
     try {
-      const lang = currentLanguage();
-      if (!cache.has(lang)) cache.set(lang, await getContent(lang));
+      const content = await getContent(currentLanguage());
       if (!alive) return;
-      const content = cache.get(lang);
       body.replaceChildren(...(faq ? renderFaq(content) : renderHowto(content)));
     } catch (err) {
       if (!alive) return;
@@ -40,10 +41,12 @@ export function mount(root, route, ctx) {
         h("p", { class: "form-error", role: "alert" }, err && err.code ? errorText(err.code, err.message) : t("content.failed")),
         h("button", { class: "button button-secondary", type: "button", on: { click: () => { body.replaceChildren(h("p", { class: "loading" }, t("common.loading"))); load(); } } }, t("common.tryAgain")));
     }
+    clearTimeout(slow);
     body.removeAttribute("aria-busy");
   }
 
   return () => {
+    clearTimeout(slow);
     alive = false;
   };
 }

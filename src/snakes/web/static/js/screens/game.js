@@ -12,7 +12,7 @@ import { Countdown, countdownStartsAt } from "../countdown.js";
 import { sound } from "../sound.js";
 import { duration, setBoost, getSettings, onSettingsChange, SPEEDS } from "../settings.js";
 import { plannedMs, TURN_PAUSE_MS, BONUS_PAUSE_MS } from "../motion-time.js";
-import { pause } from "../anim.js";
+import { pause, endAll, resumeAll } from "../anim.js";
 import { popMoment } from "../moments.js";
 import { openSession } from "../session.js";
 import { secretFor, markOver, clearGame } from "../saved-game.js";
@@ -47,6 +47,7 @@ export function mount(root, route, ctx) {
   let generation = 0;
   let leaving = false;
   let skipSent = false;
+  let skipped = false;
   let skipRef = null;
   let skipTries = 0;
   let turnWasMine = false;
@@ -177,6 +178,19 @@ export function mount(root, route, ctx) {
       // The host's switch is said at once; it is no move to wait for.
       const switched = msg.events.find((ev) => ev.type === "reactions_changed");
       if (switched && reactions) announcer.speak(switched.on ? reactions.WORDS.turnedOn : reactions.WORDS.turnedOff);
+      if (msg.instant) {
+        // "Skip to results": the race is over already, so the move still playing and
+        // the AI moves waiting behind it are old news. They end now (no AI is seen
+        // rolling after the skip) and the end of the race shows at once.
+        generation += 1;
+        queue = [];
+        if (busy) {
+          endAll();
+          for (const animation of die.el.getAnimations({ subtree: true })) {
+            if (Number.isFinite(animation.effect?.getComputedTiming().endTime)) animation.finish();
+          }
+        }
+      }
       queue.push({ events: msg.events, room: msg.room, instant: msg.instant });
       // The countdown is the server's time, not the animation's: a new turn's (or a
       // skip's) countdown shows the moment it arrives, never the last turn's leftover.
@@ -269,6 +283,7 @@ export function mount(root, route, ctx) {
             announcer.show(sentence.text);
             spoken.push(sentence.text);
           }
+          skipped = true;
           applyRoom(update.room, { glide: true });
           if (spoken.length) announcer.speak(spoken.join(" "));
           continue;
@@ -290,7 +305,10 @@ export function mount(root, route, ctx) {
     } finally {
       setBoost(1);
       busy = false;
-      renderControls();
+      if (gen !== generation) resumeAll();
+      // Overtaken by a skip: its update plays now, and the banner waits for it.
+      if (gen !== generation && queue.length) process();
+      else renderControls();
     }
     if (gen === generation && shown && isOver(shown)) finishSoon();
   }
@@ -571,6 +589,8 @@ export function mount(root, route, ctx) {
     }
     const showSkip = Boolean(shown.only_ai_racing) && !isOver(shown) && shown.mode !== "online" && session.mySeats().size > 0;
     skipButton.hidden = !showSkip;
+    // Skip to results goes straight there: the result screen is fetched while it is offered.
+    if (showSkip) warmResult();
     // Nobody here rolls any more: the big button becomes "Skip to results".
     const rollHadFocus = document.activeElement === rollButton;
     rollButton.hidden = showSkip || watching();
@@ -639,11 +659,21 @@ export function mount(root, route, ctx) {
     ctx.navigate("", { guard: false });
   }
 
+  let resultWarmed = false;
+  function warmResult() {
+    if (resultWarmed) return;
+    resultWarmed = true;
+    Promise.all([import("./result.js"), useStyles("story.css")]).catch(() => {
+      resultWarmed = false;
+    });
+  }
+
   function skipToResults() {
     if (skipSent) return;
     skipSent = true;
     skipButton.disabled = true;
     announcer.show(t("game.playingRest"));
+    banner.textContent = t("game.playingRest");
     skipTries = 0;
     skipRef = session.send({ type: "finish_ai", change: session.change() });
   }
@@ -653,10 +683,12 @@ export function mount(root, route, ctx) {
     if (finishTimer) return;
     markOver(code);
     leaving = true;
-    finishTimer = setTimeout(() => ctx.navigate(`result/${code}`, { guard: false }), duration(1200));
+    // A race watched to its end pauses on the board; a skipped one has nothing to watch.
+    finishTimer = setTimeout(() => ctx.navigate(`result/${code}`, { guard: false }), duration(skipped ? 150 : 1200));
   }
 
   return () => {
+    resumeAll();
     unmounted = true;
     generation += 1;
     clearTimeout(finishTimer);

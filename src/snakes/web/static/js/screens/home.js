@@ -2,8 +2,9 @@
 
 import { h } from "../dom.js";
 import { loadGame, clearGame } from "../saved-game.js";
-import { getRoom } from "../api.js";
-import { t } from "../i18n.js";
+import { getRoom, getContent } from "../api.js";
+import { getGame } from "../local-store.js";
+import { t, currentLanguage } from "../i18n.js";
 
 
 export function mount(root, _route, ctx) {
@@ -27,10 +28,19 @@ export function mount(root, _route, ctx) {
       h("a", { class: "button button-secondary", href: "#/settings", dataset: { testid: "nav-settings" } }, t("nav.settings"))));
 
   if (saved && !saved.over) {
+    const mode = t(`modeName.${saved.mode in { ai: 1, pass: 1, online: 1 } ? saved.mode : "game"}`);
+    // A game at your own table has no room: it is told by what it is, from the device's
+    // own copy (its players, and how many moves were made).
+    const line = h("p", { dataset: { testid: "resume-line" } }, saved.local ? mode : t("home.resumeLine", { mode, code: saved.code }));
+    if (saved.local) getGame(saved.code).then((game) => {
+      if (!game) return;
+      const moves = game.actions.filter((action) => action.type === "roll").length;
+      line.textContent = t("home.resumeLocal", { mode, count: game.seats.length, move: moves });
+    }, (err) => console.error(err));
     const card = h("div", { class: "resume-card", dataset: { testid: "resume-card" } },
       h("div", { class: "resume-text" },
         h("h2", { class: "resume-title" }, t("home.inProgress")),
-        h("p", {}, t("home.resumeLine", { mode: t(`modeName.${saved.mode in { ai: 1, pass: 1, online: 1 } ? saved.mode : "game"}`), code: saved.code }))),
+        line),
       h("div", { class: "resume-actions" },
         h("button", { class: "button button-primary", type: "button", dataset: { testid: "resume" }, on: { click: () => ctx.navigate(`game/${saved.code}`) } }, t("home.resume")),
         h("button", { class: "button button-ghost", type: "button", dataset: { testid: "forget-game" }, on: { click: () => { clearGame(); card.remove(); } } }, t("home.forget"))));
@@ -49,6 +59,10 @@ export function mount(root, _route, ctx) {
       });
   }
   root.append(screen);
+  // How to play's words, asked for once Home is drawn: the page then opens with them.
+  setTimeout(() => {
+    if (navigator.onLine !== false) getContent(currentLanguage()).catch(() => {});
+  }, 0);
 }
 
 /** The title with its ampersand in the display style: "Snakes & Ladders", "साँप और सीढ़ी". */

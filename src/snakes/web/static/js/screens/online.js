@@ -109,9 +109,25 @@ function entry(root, presetCode, ctx) {
     }
   }
 
+  /**
+   * A room whose game has started (or ended) takes nobody new: its visitor is offered to
+   * watch, with no name, colour or Join to fill in for nothing.
+   */
+  function offerJoin(open) {
+    for (const part of [joinName.el, joinColour.el, joinButton]) part.hidden = !open;
+    watchButton.classList.toggle("button-primary", !open);
+    watchButton.classList.toggle("button-secondary", open);
+  }
+  // An invite link's room is looked up first: its form shows if it can be joined.
+  if (CODE_RE.test(presetCode) && !secretFor(presetCode)) offerJoin(false);
+
   codeInput.addEventListener("input", () => {
     codeInput.value = codeInput.value.toUpperCase().replace(/[^A-Z0-9]/g, "");
     if (CODE_RE.test(codeInput.value)) lookUp(codeInput.value);
+    else {
+      watchButton.hidden = true;
+      offerJoin(true);
+    }
   });
   if (CODE_RE.test(presetCode) && !secretFor(presetCode)) lookUp(presetCode);
 
@@ -124,6 +140,7 @@ function entry(root, presetCode, ctx) {
       const taken = new Set(room.seats.map((seat) => seat.colour));
       joinColour.setTaken(taken);
       const host = room.seats.find((seat) => seat.host);
+      offerJoin(room.phase === "lobby");
       if (room.phase === "lobby") {
         joinInfo.textContent = [
           host ? t("online.hostRoom", { name: host.name }) : t("online.roomWord"),
@@ -136,7 +153,9 @@ function entry(root, presetCode, ctx) {
         watchButton.hidden = room.phase === "over";
       }
     } catch (err) {
-      if (codeInput.value === value) joinInfo.textContent = err.status === 404 ? t("online.noRoom") : errorText(err.code, err.message);
+      if (codeInput.value !== value) return;
+      joinInfo.textContent = err.status === 404 ? t("online.noRoom") : errorText(err.code, err.message);
+      offerJoin(true);
     }
   }
 

@@ -1,4 +1,4 @@
-// Settings ("Snake settings"): language, animation speed, sound, reduced motion, the live
+// Settings: language, animation speed, sound, reduced motion, the live
 // odds panel, muting reactions, and the house-rule defaults new games start from. Saved
 // as soon as they change.
 
