@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { duration, reducedMotion } from "./settings.js";
-import { rollMs } from "./motion-time.js";
+import { rollMs } from "./anim.js";
 
 // Cube rotation (degrees about X and Y) that brings each face to the front.
 const FACE_ROTATION = { 1: [0, 0], 2: [0, -90], 3: [-90, 0], 4: [90, 0], 5: [0, 90], 6: [0, 180] };

@@ -14,11 +14,11 @@ import { lazyScreen } from "./lazy-screen.js";
 // Every screen but the first game's own loads when first opened; its heading then takes
 // the focus, as a screen's always does.
 const lazy = (load, options = {}) => lazyScreen(load, { ...options, onShown: focusHeading });
-const content = lazy(() => import("./screens/content.js"));
+const content = lazy(() => import("./screens/content.js"), { styles: ["content.css"] });
 const settingsScreen = lazy(() => import("./screens/settings-screen.js"));
 const online = lazy(() => import("./screens/online.js"));
 const result = lazy(() => import("./screens/result.js"), { styles: ["story.css"] });
-const verify = lazy(() => import("./screens/verify.js"));
+const verify = lazy(() => import("./screens/verify.js"), { styles: ["verify.css"] });
 const replay = lazy(() => import("./screens/replay.js"), { styles: ["story.css"] });
 
 const ROUTES = {

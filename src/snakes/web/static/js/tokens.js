@@ -4,9 +4,8 @@
 import { s } from "./dom.js";
 import { squareCentre, traySlot } from "./board.js";
 import { colour, tokenMarks } from "./colours.js";
-import { tween, pause, pointAlong, ease } from "./anim.js";
+import { tween, pause, pointAlong, ease, GLIDE_MS, hopMs, climbMs, slideMs, bumpMs, joyMs, celebrateMs } from "./anim.js";
 import { duration, reducedMotion } from "./settings.js";
-import { GLIDE_MS, hopMs, climbMs, slideMs, bumpMs, joyMs, celebrateMs } from "./motion-time.js";
 
 const FANS = {
   1: [[0, 0]],

@@ -8,15 +8,11 @@ import { Board } from "../board.js";
 import { Tokens } from "../tokens.js";
 import { Die } from "../die.js";
 import { announcer, describeEvents, describePositions, describeWhere } from "../announcer.js";
-import { Countdown, countdownStartsAt } from "../countdown.js";
 import { sound } from "../sound.js";
 import { duration, setBoost, getSettings, onSettingsChange, SPEEDS } from "../settings.js";
-import { plannedMs, TURN_PAUSE_MS, BONUS_PAUSE_MS } from "../motion-time.js";
-import { pause, endAll, resumeAll } from "../anim.js";
-import { popMoment } from "../moments.js";
+import { pause, endAll, resumeAll, plannedMs, TURN_PAUSE_MS, BONUS_PAUSE_MS } from "../anim.js";
 import { openSession } from "../session.js";
 import { secretFor, markOver, clearGame } from "../saved-game.js";
-import { confirmDialog } from "../dialog.js";
 import { renderSeatCards, turnText } from "../seat-cards.js";
 import { tokenMarks } from "../colours.js";
 import { finishName } from "../config.js";
@@ -26,6 +22,14 @@ import { boardTitle } from "../board-picker.js";
 
 // Each tween ends on the first frame after its time: a busy device's frames come late.
 const FRAME_MARGIN_MS = 100;
+
+// The big moments and the leave dialog load when first wanted, after the first roll:
+// a first game's load stays small (tests/browser/test_page_weight.py).
+let moments = null;
+function popMoment(...args) {
+  moments = moments || import("../moments.js");
+  return moments.then((module) => module.popMoment(...args));
+}
 
 export function mount(root, route, ctx) {
   const code = String(route.params[0] || "").toUpperCase();
@@ -69,7 +73,12 @@ export function mount(root, route, ctx) {
     class: "button button-secondary skip-button", type: "button", hidden: true, dataset: { testid: "skip-to-results" },
     on: { click: () => skipToResults() },
   }, t("game.skip"));
-  const countdown = new Countdown();
+  // The online countdown loads with the first online room: a game at your own table
+  // never shows one, and its first load stays small (tests/browser/test_page_weight.py).
+  let countdown = null;
+  let countdownStartsAt = () => null;
+  let countdownLoading = null;
+  const countdownPlace = h("div", { class: "countdown", hidden: true });
   // Reactions exist in online rooms only: their code loads with the first one, so a game
   // at your own table never fetches it (the first load stays small: docs/BENCHMARKS.md).
   let reactions = null;
@@ -103,7 +112,7 @@ export function mount(root, route, ctx) {
         h("div", { class: "control-card" },
           h("div", { class: "roll-row" }, die.el, h("div", { class: "roll-col" }, banner, rollButton, skipButton, watchBadge)),
           logLine,
-          countdown.el,
+          countdownPlace,
           reactionSlot),
         notice,
         h("section", { class: "players", "aria-labelledby": "players-heading" },
@@ -117,7 +126,7 @@ export function mount(root, route, ctx) {
 
   ctx.setGuard(async () => {
     if (leaving || !shown || shown.phase !== "playing" || shown.over || session.mySeats().size === 0) return true;
-    const ok = await confirmDialog({
+    const ok = await (await import("../dialog.js")).confirmDialog({
       title: t("game.leaveTitle"),
       text: shown.mode === "online" ? t("game.leaveOnline") : t("game.leaveLocal"),
       ok: t("game.leave"),
@@ -460,7 +469,22 @@ export function mount(root, route, ctx) {
   /** The newest countdown the server sent (an update still animating may be older). */
   function showCountdown() {
     const latest = session.room || shown;
-    countdown.show(!latest || isOver(latest) ? null : latest.countdown);
+    const running = !latest || isOver(latest) ? null : latest.countdown;
+    if (countdown) countdown.show(running);
+    else if (running || (latest && latest.mode === "online")) loadCountdown();
+  }
+
+  function loadCountdown() {
+    countdownLoading = countdownLoading || import("../countdown.js").then((module) => {
+      if (unmounted) return;
+      countdown = new module.Countdown();
+      countdownStartsAt = module.countdownStartsAt;
+      countdownPlace.replaceWith(countdown.el);
+      showCountdown();
+    }, (err) => {
+      countdownLoading = null;
+      console.error(err);
+    });
   }
 
   /** Fair dice: the commitment everyone saw before the first roll (checked on Verify). */
@@ -633,7 +657,7 @@ export function mount(root, route, ctx) {
   }
 
   async function removePlayer(seat) {
-    const ok = await confirmDialog({
+    const ok = await (await import("../dialog.js")).confirmDialog({
       title: t("game.removeTitle", { name: seat.name }),
       text: t("game.removeText", { name: seat.name }),
       ok: t("game.removeOk"),
@@ -643,7 +667,7 @@ export function mount(root, route, ctx) {
   }
 
   async function leaveGame() {
-    const ok = await confirmDialog({
+    const ok = await (await import("../dialog.js")).confirmDialog({
       title: t("game.giveUpTitle"),
       text: t("game.giveUpText"),
       ok: t("game.leave"),
@@ -693,7 +717,7 @@ export function mount(root, route, ctx) {
     generation += 1;
     clearTimeout(finishTimer);
     clearTimeout(pendingTimer);
-    countdown.stop();
+    if (countdown) countdown.stop();
     setBoost(1);
     unsubscribe();
     if (reactionTray) reactionTray.destroy();
