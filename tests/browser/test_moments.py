@@ -128,12 +128,13 @@ def test_the_moments_play_sounds_only_when_sound_is_on(
         script_dice(page, 1, 2, 6, 3)  # a ladder, a six, a snake (as above)
         page.get_by_test_id("start-game").click()
         page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+        page.evaluate(NOTE_MOMENTS)
         roll = page.get_by_test_id("roll")
-        moment = page.get_by_test_id("moment")
         for _ in range(4):
             expect(roll).to_have_attribute("aria-disabled", "false", timeout=15_000)
             roll.click()
-        expect(moment.filter(has_text="Hiss! 47 \u2192 26")).to_have_count(1, timeout=15_000)
+        # Noted as it appears: on a busy machine a moment can come and go between looks.
+        _moment(page, "Hiss! 47 \u2192 26")
         sounds = page.evaluate("window.__sounds")
         if sound:
             assert sounds > 10, sounds  # a roll, steps, a climb, a six, a hiss...

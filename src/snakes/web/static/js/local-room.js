@@ -188,7 +188,11 @@ export class LocalSession {
   recordUrl(number) {
     const text = this.recordJson(number);
     if (!text) return "#";
+    // The same record keeps its address: a result screen drawn again (or a second one on
+    // its way) must not take the file from under a link still on screen.
+    if (this.download && this.downloadText === text) return this.download;
     if (this.download) URL.revokeObjectURL(this.download);
+    this.downloadText = text;
     this.download = URL.createObjectURL(new Blob([text], { type: "application/json" }));
     return this.download;
   }
