@@ -40,6 +40,7 @@ import redis
 from snakes.engine import JUNGLE, Finish, Rules
 from snakes.server.app import build_runtime
 from snakes.server.clock import SystemClock, WallClock
+from snakes.server.rooms.intents import Rematch, Roll, Start
 from snakes.server.rooms.model import Mode, Phase, Room, Seat
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
@@ -125,9 +126,7 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
             session = RecordingSession()
             await runtime.hello(session, created.code, secret)
             seated.append((runtime, session))
-        await seated[0][0].intent(
-            seated[0][1], "start", {"shuffle": False, "change": _change(owner, created.code)}
-        )
+        await seated[0][0].intent(seated[0][1], Start(_change(owner, created.code)))
         tables.append((created.code, seated))
 
     def drain() -> None:
@@ -144,14 +143,14 @@ async def _run(args: argparse.Namespace) -> None:  # noqa: PLR0915  (one benchma
             assert room is not None
             if room.phase is Phase.OVER:
                 for runtime, session in seated:  # a proposal: everyone agrees
-                    await runtime.intent(session, "rematch", {"change": room.change})
+                    await runtime.intent(session, Rematch(room.change))
                 room = runtimes[0].current(code)
                 assert room is not None
             assert room.game is not None and room.game.turn is not None
             seat, version = room.game.turn, room.version
             runtime, session = seated[seat]
             started = time.process_time()
-            await runtime.intent(session, "roll", {"seat": seat, "version": version})
+            await runtime.intent(session, Roll(seat, version))
             spent = time.process_time() - started
             for mark, samples in at.items():
                 if abs(len(room.actions) + 1 - mark) <= WINDOW:

@@ -15,6 +15,7 @@ from pathlib import Path
 from snakes.engine import Rules
 from snakes.server.backends.rows import SNAPSHOT_EVERY
 from snakes.server.backends.sqlite import SQLiteLog
+from snakes.server.rooms.intents import Roll
 from snakes.server.rooms.model import Room
 from tests.support.inprocess import Table, in_folder, run
 
@@ -113,9 +114,7 @@ def test_with_redis_a_room_reads_back_as_shown_after_every_roll(
                 assert room is not None and room.game is not None
                 seat = room.game.turn
                 assert seat is not None
-                await b.intent(
-                    players[seat].session, "roll", {"seat": seat, "version": room.version}
-                )
+                await b.intent(players[seat].session, Roll(seat, room.version))
                 current = a.current(code)
                 assert current is not None
                 stored = await b.backend.log.load(code)  # what a node taking over reads

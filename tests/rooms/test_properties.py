@@ -1,8 +1,9 @@
 """Properties of the handlers over random sequences of intents.
 
 work.py: "A handler ... never changes the room it was given: it works on a Step, whose
-``room`` is a draft". Every intent a room can receive is applied here by its operation
-name, as the runtime does, with presence changing as connections come and go.
+``room`` is a draft". Every intent a room can receive is applied here as the typed value
+the runtime hands to ``handle``, read back from its kind and arguments as another node
+would, with presence changing as connections come and go.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from snakes.engine import Finish, Rules
 from snakes.fair import commit
 from snakes.server.rooms import turns
 from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.intents import INTENTS, Intent, handle, intent_args, intent_from
 from snakes.server.rooms.model import COLOURS, Phase, Room
 from snakes.server.rooms.reactions import REACTIONS
 from snakes.server.rooms.timers import TIMER_NAMES
 from snakes.server.rooms.work import Caller, Presence, Step, run_handler
-from snakes.server.runtime.intents import OPERATIONS, Operation
 from tests.rooms.helpers import (
     NOW,
     SPECTATOR,
@@ -43,7 +44,7 @@ CHANGING = frozenset(
 """Intents that name the room's ``change`` their sender saw."""
 SEATS = st.sampled_from([UP, UP, UP, WATCHER, 0, 1, 2, 3, 6])
 """Mostly whoever is up, else a spectator, a seat's holder, or no seat at all."""
-NAMES = sorted(set(OPERATIONS) - {"resync"}) + ["roll"] * 8 + ["fire"] * 2
+NAMES = sorted(set(INTENTS) - {"resync"}) + ["roll"] * 8 + ["fire"] * 2
 """Every operation, rolls most often: games get played to their end."""
 RULES = st.fixed_dictionaries(
     {
@@ -78,7 +79,8 @@ def intents(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
     elif name in ("add_ai", "join"):
         args["name"] = draw(st.sampled_from(["Robo", "Zoë", "P"]))
         args["colour"] = draw(st.sampled_from(COLOURS))
-        args["secret_hash"] = caller(max(seat, 0)).secret_hash
+        if name == "join":
+            args["secret_hash"] = caller(max(seat, 0)).secret_hash
     elif name in ("connect", "drop"):
         args["key"] = f"local/{seat}"
     elif name == "fire":
@@ -145,10 +147,8 @@ def _up(room: Room) -> int:
     return game.turn if playing and game is not None and game.turn is not None else 0
 
 
-def _intent(
-    operation: Operation, who: Caller, before: Presence, args: dict[str, Any]
-) -> Callable[[Step], Any]:
-    return lambda step: operation.handler(step, who, before, args)
+def _intent(intent: Intent, who: Caller, before: Presence) -> Callable[[Step], Any]:
+    return lambda step: handle(step, intent, who, before)
 
 
 def _presence(members: dict[str, str]) -> Presence:
@@ -188,7 +188,8 @@ def _walk(
         if name == "fire":
             args["due"] = room.timers.get(args["name"], now)
             now = max(now, args["due"])
-        operation = OPERATIONS[name]
+        intent = intent_from(name, args)
+        assert intent_from(name, intent_args(intent)) == intent  # as forwarded to an owner
         before_presence = _presence(members)
         if name == "connect":
             members[args["key"]] = who.secret_hash
@@ -197,7 +198,7 @@ def _walk(
         ctx = context(_presence(members), now=now, rolls=rolls)
         before = snapshot(room)
         try:
-            step, _ = run_handler(room, ctx, _intent(operation, who, before_presence, args))
+            step, _ = run_handler(room, ctx, _intent(intent, who, before_presence))
         except ProtocolError:
             assert_unchanged(room, before)
             walked.append((name, who, None))

@@ -36,6 +36,7 @@ from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.intents import intent_from
 from snakes.server.rooms.model import Mode, Room, Seat
 from snakes.server.rooms.work import Work
 from snakes.server.runtime.hub import Hub
@@ -217,7 +218,9 @@ async def _play(
         assert seen is not None
         change = max(0, seen["change"] - behind)
         try:
-            await node.runtime.intent(node.host.session, kind, {**args, "change": change})
+            await node.runtime.intent(
+                node.host.session, intent_from(kind, {**args, "change": change})
+            )
         except ProtocolError:
             return
         applied.append((change, kind, args))

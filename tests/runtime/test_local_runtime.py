@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 
+from snakes.engine import JUNGLE, Rules
 from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.model import Mode, Seat
 from tests.support.inprocess import FAST, Table, Viewer, run, settle, until
 
 
@@ -244,5 +246,54 @@ def test_rooms_that_commit_together_share_one_transaction_and_each_waits_for_it(
             )
             assert all(isinstance(a, ProtocolError) and a.code == "unavailable" for a in answers)
             assert all(len(log.action_log(code)) == 1 for code, _ in tables)
+
+    run(scenario())
+
+
+def test_a_hello_that_could_not_be_stored_leaves_who_is_here_as_it_was(tmp_path: Path) -> None:
+    """Presence is a value, like the room: a hello refused with ``unavailable`` does not
+    count its connection. Were it counted, the local game would not pause when the one
+    device that really shows it goes (PRODUCT.md: "Local games … pause while no device
+    shows them")."""
+
+    async def scenario() -> None:
+        log = SQLiteLog.in_folder(tmp_path)
+        async with Table(log) as table:
+            created = await table.runtime.create(
+                Mode.PASS, [Seat("Ana", "red"), Seat("Ben", "blue")], Rules(), shuffle=False,
+                countdown_seconds=None, board=JUNGLE,
+            )  # fmt: skip
+            _fill(log)  # the first hello marks the game opened: a write, refused
+            with pytest.raises(ProtocolError) as refused:
+                await table.watch(created.code, created.secret)
+            assert refused.value.code == "unavailable"
+            _free(log)
+            device = await table.watch(created.code, created.secret)
+            assert device.room["phase"] == "playing"
+            await device.leave()
+            assert table.runtime.current(created.code) is None  # paused: nobody shows it
+            assert table.runtime.queue_count == 0  # nothing of it is held any more
+
+    run(scenario())
+
+
+def test_a_connection_that_went_stays_gone_though_its_drop_could_not_be_stored(
+    tmp_path: Path,
+) -> None:
+    """The one presence change kept when its commit fails: a closed connection is not
+    here, whatever the store says. Ben's drop would pause the countdown (a write, refused
+    here); he is still shown disconnected afterwards, never as a phantom that holds up
+    the game."""
+
+    async def scenario() -> None:
+        log = SQLiteLog.in_folder(tmp_path)
+        async with Table(log) as table:
+            code, (host, ben) = await table.online(2)
+            await host.leave()
+            _fill(log)
+            await ben.leave()  # refused by the store: logged, and the connection is gone
+            _free(log)
+            watcher = await table.watch(code)
+            assert [s["connected"] for s in watcher.room["seats"]] == [False, False]
 
     run(scenario())

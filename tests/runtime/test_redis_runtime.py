@@ -18,8 +18,9 @@ from snakes.server.backends.redis_backend import RedisBackend
 from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.intents import React, Remove, Roll, Start
 from snakes.server.rooms.model import Mode, Seat
-from snakes.server.rooms.work import Caller
+from snakes.server.rooms.work import Caller, Work
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.testing.hooks import ScriptableDice
@@ -67,7 +68,7 @@ async def seated(a: RoomRuntime, b: RoomRuntime) -> tuple[str, Viewer, Viewer]:
     ava, ben = Viewer(b, secret=created.secret), Viewer(b, secret=ben_secret)
     await b.hello(ava.session, code, created.secret)
     await b.hello(ben.session, code, ben_secret)
-    await b.intent(ava.session, "start", {"shuffle": False, "change": ava.room["change"]})
+    await b.intent(ava.session, Start(ava.room["change"]))
     for viewer in (ava, ben):
         await arrived(viewer, lambda m: m.get("room", {}).get("phase") == "playing")
     return code, ava, ben
@@ -83,9 +84,9 @@ def test_intents_from_another_node_are_applied_by_the_owner_once(
             version = ava.room["version"]
             replies = a.backend.owners.replies  # type: ignore[attr-defined]
             a.dice.queued.append(3)  # type: ignore[attr-defined]
-            await b.intent(ava.session, "roll", {"seat": 0, "version": version})
+            await b.intent(ava.session, Roll(0, version))
             with pytest.raises(ProtocolError) as refused:  # the same roll again
-                await b.intent(ava.session, "roll", {"seat": 0, "version": version})
+                await b.intent(ava.session, Roll(0, version))
             assert refused.value.code in ("stale_version", "not_your_turn")
             update = await arrived(ben, lambda m: m["type"] == "update" and m["events"])
             assert update["room"]["seats"][0]["square"] == 3
@@ -105,12 +106,12 @@ def test_when_the_owner_goes_another_node_takes_the_room_over_from_its_snapshot(
         async with nodes(redis_url, prefix, 3) as (a, b, c):
             code, ava, ben = await seated(a, b)
             a.dice.queued.append(2)  # type: ignore[attr-defined]
-            await b.intent(ava.session, "roll", {"seat": 0, "version": ava.room["version"]})
+            await b.intent(ava.session, Roll(0, ava.room["version"]))
             await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
             await a.stop()  # the owner is gone (its inbox stops listening)
             c.dice.queued.append(5)  # type: ignore[attr-defined]
             b.dice.queued.append(5)  # type: ignore[attr-defined]
-            await b.intent(ben.session, "roll", {"seat": 1, "version": 1})
+            await b.intent(ben.session, Roll(1, 1))
             update = await arrived(
                 ben, lambda m: m["type"] == "update" and m["room"]["version"] == 2
             )
@@ -126,7 +127,7 @@ def test_when_the_owner_goes_another_node_takes_the_room_over_from_its_snapshot(
 def test_a_node_that_lost_its_room_can_never_write_to_it_again(redis_url: str, prefix: str) -> None:
     async def scenario() -> None:
         async with nodes(redis_url, prefix) as (a, b):
-            code, ava, _ = await seated(a, b)
+            code, _, _ = await seated(a, b)
             stale = a.current(code)
             assert stale is not None
             # Another node takes the room (as if a's lease had run out).
@@ -135,16 +136,11 @@ def test_a_node_that_lost_its_room_can_never_write_to_it_again(redis_url: str, p
             )  # type: ignore[attr-defined]
             draft = stale.draft()
             draft.rev = stale.rev + 1
-            from snakes.server.rooms.work import Work
-
             assert await a.backend.commit(draft, Work(changed=True)) is False
             # a's next intent finds it is no longer the owner and forwards it to b.
             b.dice.queued.append(4)  # type: ignore[attr-defined]
             viewer = Viewer(a)
             await a.hello(viewer.session, code, None)
-            await a.intent(
-                ava.session, "roll", {"seat": 0, "version": ava.room["version"]}
-            ) if False else None
             assert a.current(code) is None
 
     run(scenario())
@@ -165,7 +161,7 @@ def test_a_reaction_sent_on_one_node_reaches_viewers_on_both_and_its_limit_holds
             owned = a.current(code)
             assert owned is not None
             rev, version = owned.rev, owned.version
-            await b.intent(ava.session, "react", {"seat": 0, "reaction": "clap"})
+            await b.intent(ava.session, React(0, "clap"))
             for viewer in (watcher, ava, ben):
                 seen = await arrived(viewer, lambda m: m["type"] == "reaction")
                 assert (seen["seat"], seen["reaction"]) == (0, "clap")
@@ -174,10 +170,10 @@ def test_a_reaction_sent_on_one_node_reaches_viewers_on_both_and_its_limit_holds
             again = Viewer(a)
             await a.hello(again.session, code, ava.secret)
             with pytest.raises(ProtocolError) as refused:
-                await a.intent(again.session, "react", {"seat": 0, "reaction": "wow"})
+                await a.intent(again.session, React(0, "wow"))
             assert refused.value.code == "too_many_reactions"
             with pytest.raises(ProtocolError) as forwarded:
-                await b.intent(ava.session, "react", {"seat": 0, "reaction": "wow"})
+                await b.intent(ava.session, React(0, "wow"))
             assert forwarded.value.code == "too_many_reactions"
             assert forwarded.value.retry_after is not None and forwarded.value.retry_after <= 1
             after = a.current(code)
@@ -200,14 +196,14 @@ def test_every_key_of_a_room_expires_and_a_roll_sets_the_expiry_again_only_when_
             keys = [backend._room(code), backend._actions(code)]
             keys += [backend._owner(code), backend._people(code)]
             a.dice.queued.append(3)  # type: ignore[attr-defined]
-            await b.intent(ava.session, "roll", {"seat": 0, "version": ava.room["version"]})
+            await b.intent(ava.session, Roll(0, ava.room["version"]))
             await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
             for key in keys:  # none is left to live for ever
                 assert 0 < await backend.redis.ttl(key) <= 80, key
             for key in keys:
                 await backend.redis.expire(key, 50)
             a.dice.queued.append(2)  # type: ignore[attr-defined]
-            await b.intent(ben.session, "roll", {"seat": 1, "version": 1})
+            await b.intent(ben.session, Roll(1, 1))
             await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 2)
             assert await backend.redis.ttl(backend._room(code)) <= 50  # left standing
             # Past an eighth of the time to live, the next commit (here the countdown's
@@ -229,7 +225,7 @@ def test_a_room_abandoned_by_everyone_leaves_no_key_behind(redis_url: str, prefi
             backend: RedisBackend = a.backend  # type: ignore[assignment]
             code, ava, ben = await seated(a, b)
             a.dice.queued.append(3)  # type: ignore[attr-defined]
-            await b.intent(ava.session, "roll", {"seat": 0, "version": ava.room["version"]})
+            await b.intent(ava.session, Roll(0, ava.room["version"]))
             await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
             await b.disconnect(ava.session)
             await b.disconnect(ben.session)
@@ -270,18 +266,14 @@ def test_an_intent_given_up_by_its_sender_never_applies_and_one_applied_is_settl
             assert await b.owners.settle(code, given_up) is False  # the sender gave it up
             change = (await b.view(code))["change"]
             with pytest.raises(ProtocolError) as refused:  # ...then it reaches the owner
-                await b._run(
-                    code, "remove", {"seat": 1, "change": change}, replace(host, ident=given_up)
-                )
+                await b._run(code, Remove(change, 1), replace(host, ident=given_up))
             assert refused.value.code == "unavailable"
             assert [s["name"] for s in (await b.view(code))["seats"]] == [
                 "Hana", "Ivo", "Jan", "Kim"
             ]  # fmt: skip
 
             applied = b.owners.new_ident()
-            await b._run(
-                code, "remove", {"seat": 1, "change": change}, replace(host, ident=applied)
-            )
+            await b._run(code, Remove(change, 1), replace(host, ident=applied))
             assert await b.owners.settle(code, applied) is True  # and it stays applied
             assert await b.owners.settle(code, applied) is True
             assert [s["name"] for s in (await b.view(code))["seats"]] == ["Hana", "Jan", "Kim"]

@@ -20,6 +20,7 @@ from snakes.server.backends.local import LocalBackend, LocalLog
 from snakes.server.backends.memory import MemoryLog
 from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
+from snakes.server.rooms.intents import Roll, intent_from
 from snakes.server.rooms.model import Mode, Room, Seat
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.owners import LocalOwners
@@ -99,14 +100,13 @@ class Viewer:
         return you
 
     async def roll(self, seat: int) -> None:
-        await self.runtime.intent(
-            self.session, "roll", {"seat": seat, "version": self.room["version"]}
-        )
+        await self.runtime.intent(self.session, Roll(seat, self.room["version"]))
 
     async def send(self, name: str, **args: Any) -> None:
         """An intent, as the WebSocket endpoint would pass it on (naming the ``change``
         of the room this viewer was last shown, unless given)."""
-        await self.runtime.intent(self.session, name, seen_args(name, args, self._shown()))
+        intent = intent_from(name, seen_args(name, args, self._shown()))
+        await self.runtime.intent(self.session, intent)
 
     def _shown(self) -> dict[str, Any] | None:
         """The room as last shown, without taking anything from the inbox."""

@@ -32,6 +32,7 @@ from redis.exceptions import RedisError
 from snakes.server import jsontext
 from snakes.server.backends.redis_pipe import Pipe, Unanswered
 from snakes.server.rooms.errors import ProtocolError, unavailable
+from snakes.server.rooms.intents import Intent, intent_args, intent_from
 from snakes.server.rooms.work import Caller
 from snakes.server.runtime.owners import ANSWERED, NotOwner, OutcomeLost, Serve
 from snakes.server.runtime.session import Session
@@ -235,8 +236,7 @@ class RedisOwners:
         self,
         node: str,
         code: str,
-        op: str,
-        args: dict[str, Any],
+        intent: Intent,
         caller: Caller,
         *,
         listening: bool = False,
@@ -251,8 +251,8 @@ class RedisOwners:
             "id": ident,
             "from": self.node,
             "code": code,
-            "op": op,
-            "args": args,
+            "op": intent.kind,
+            "args": intent_args(intent),
             # With the request's id the owner may answer with the update it causes.
             "caller": [
                 caller.connection,
@@ -342,7 +342,8 @@ class RedisOwners:
         try:
             assert self._serve is not None
             caller = Caller(*request["caller"])
-            result = await self._serve(request["code"], request["op"], request["args"], caller)
+            intent = intent_from(request["op"], request["args"])
+            result = await self._serve(request["code"], intent, caller)
             if result == ANSWERED:
                 return  # the update that carried the answer has gone out already
             reply["result"] = result

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from snakes.server.rooms.intents import Intent
 from snakes.server.rooms.work import Caller
 from snakes.server.runtime.session import Session
 
-Serve = Callable[[str, str, dict[str, Any], Caller], Awaitable[Any]]
+Serve = Callable[[str, Intent, Caller], Awaitable[Any]]
+"""Where a forwarded intent goes at the room's owner: (room code, intent, its caller)."""
 
 
 ANSWERED = "answered-with-the-update"
@@ -51,13 +53,12 @@ class Owners(Protocol):
         self,
         node: str,
         code: str,
-        op: str,
-        args: dict[str, Any],
+        intent: Intent,
         caller: Caller,
         *,
         listening: bool = False,
     ) -> dict[str, Any] | None:
-        """Ask the owner to apply an operation; None if it did not answer as the owner.
+        """Ask the owner to apply an intent; None if it did not answer as the owner.
         ``listening``: this node hears the room's updates (its answer may come with one)."""
         ...
 
@@ -103,8 +104,7 @@ class LocalOwners:
         self,
         node: str,
         code: str,
-        op: str,
-        args: dict[str, Any],
+        intent: Intent,
         caller: Caller,
         *,
         listening: bool = False,

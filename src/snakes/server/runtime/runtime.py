@@ -19,7 +19,9 @@ import contextlib
 import itertools
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from snakes.engine import Board, Rules
@@ -27,11 +29,23 @@ from snakes.server.backends.interfaces import Backend, StoreUnanswered, StoreUna
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
 from snakes.server.rooms import lifecycle
 from snakes.server.rooms.errors import OutcomeUnknown, ProtocolError, unavailable
+from snakes.server.rooms.intents import (
+    Connect,
+    Drop,
+    Fire,
+    Intent,
+    Join,
+    Restart,
+    Resync,
+    View,
+    handle,
+)
 from snakes.server.rooms.model import Kind, Mode, Room, Seat
 from snakes.server.rooms.updates import welcome
 from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
 from snakes.server.runtime.hub import Hub
-from snakes.server.runtime.intents import OPERATIONS, Operation, no_presence, nothing
+from snakes.server.runtime.live_room import LiveRoom
+from snakes.server.runtime.members import Members
 from snakes.server.runtime.owners import ANSWERED, LocalOwners, NotOwner, OutcomeLost, Owners
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
@@ -102,14 +116,9 @@ class RoomRuntime:
         self.dice = dice
         self.hub = hub
         self.owners = owners
-        self._rooms: dict[str, Room] = {}
-        """Current values of the rooms this process owns (and has at hand)."""
-        self._presence: dict[str, dict[str, str]] = {}
-        """Per owned room: connection key (node/connection) -> secret digest held."""
-        self._seen: dict[str, Presence] = {}
-        """Per owned room: its ``_presence`` summed up, until a connection comes or goes."""
-        self._queues: dict[str, _Queue] = {}
-        """Per room: the intents waiting their turn. An entry goes only when none waits."""
+        self._live: dict[str, LiveRoom] = {}
+        """Every room this process owns and has at hand, or has intents waiting for: its
+        value, its members and its queue (see :class:`LiveRoom`)."""
         self._store_ok = True
         self._store_back_at = float("-inf")
         self._tasks: list[asyncio.Task[None]] = []
@@ -128,7 +137,7 @@ class RoomRuntime:
         self._tasks.append(asyncio.create_task(self._watch_nodes()))
         with contextlib.suppress(StoreUnavailable):
             for code in await self.backend.log.live_codes():
-                await self._quietly(code, "restart")
+                await self._quietly(code, Restart())
 
     async def stop(self) -> None:
         for code in self.hub.rooms():
@@ -142,15 +151,17 @@ class RoomRuntime:
     def current(self, code: str) -> Room | None:
         """The current value of a room this process owns (for tools and tests; never
         changed by anyone, so it is safe to read)."""
-        return self._rooms.get(code)
+        live = self._live.get(code)
+        return None if live is None else live.value
 
     @property
     def room_count(self) -> int:
-        return len(self._rooms)
+        return sum(live.value is not None for live in self._live.values())
 
     @property
     def queue_count(self) -> int:
-        return len(self._queues)
+        """Rooms held with their queue: the owned ones, and any with intents waiting."""
+        return len(self._live)
 
     @property
     def node(self) -> str | None:
@@ -159,7 +170,7 @@ class RoomRuntime:
 
     def stats(self) -> dict[str, int]:
         return {
-            "rooms": len(self._rooms),
+            "rooms": self.room_count,
             "connections": self.hub.connections,
             **self.backend.stats(),
         }
@@ -208,8 +219,11 @@ class RoomRuntime:
                 self._store_failed()
                 raise unavailable() from None
             if created:
-                self._rooms[code] = step.room
-                self._presence[code] = {}
+                live = self._live.get(code)
+                if live is None:
+                    self._live[code] = LiveRoom(step.room)
+                else:  # a lookup of the code waits in its queue: keep the queue
+                    live.value = step.room
                 log.info("room %s created (%s, %d seats)", code, mode.value, len(seats))
                 held = [i for i, s in enumerate(step.room.seats) if s.kind is Kind.HUMAN]
                 return Created(code, secret, held)
@@ -218,14 +232,14 @@ class RoomRuntime:
     async def join(self, code: str, name: str, colour: str) -> tuple[str, int, str]:
         """A free seat in an online lobby: (room code, seat, the seat's secret)."""
         secret = new_secret()
-        args = {"name": name, "colour": colour, "secret_hash": hash_secret(secret)}
         code = _checked(code)
-        index: int = await self._run(code, "join", args, Caller(ident=self.owners.new_ident()))
+        join = Join(name, colour, hash_secret(secret))
+        index: int = await self._run(code, join, Caller(ident=self.owners.new_ident()))
         return code, index, secret
 
     async def view(self, code: str) -> dict[str, Any]:
         """A room's public view: what a spectator sees."""
-        result: dict[str, Any] = await self._run(_checked(code), "view", {})
+        result: dict[str, Any] = await self._run(_checked(code), View())
         return result
 
     async def record(self, code: str, game: int | None) -> str | None:
@@ -246,8 +260,7 @@ class RoomRuntime:
         if session.room == code and session.secret_hash == digest:
             # A hello again from a connection already here: its own welcome, nothing else.
             caller = Caller(session.id, digest)
-            args = {"key": self.owners.key(session), "odds": odds}
-            await self._run(code, "connect", args, caller)
+            await self._run(code, Connect(self.owners.key(session), odds), caller)
             return
         if session.room is not None:
             await self.disconnect(session)
@@ -259,8 +272,7 @@ class RoomRuntime:
                 await self.backend.bus.subscribe(code)
             await self.backend.presence.join(code, session)
             caller = Caller(session.id, session.secret_hash)
-            args = {"key": self.owners.key(session), "odds": odds}
-            await self._run(code, "connect", args, caller)
+            await self._run(code, Connect(self.owners.key(session), odds), caller)
         except StoreUnavailable:
             await self._forget(code, session)
             self._store_failed()
@@ -275,7 +287,7 @@ class RoomRuntime:
             return
         await self._forget(code, session)
         try:
-            await self._run(code, "drop", {"key": self.owners.key(session)})
+            await self._run(code, Drop(self.owners.key(session)))
         except ProtocolError as error:
             if error.code != "room_not_found":
                 log.warning("room %s: a disconnect was not recorded: %s", code, error.message)
@@ -288,31 +300,29 @@ class RoomRuntime:
         with contextlib.suppress(Exception):
             await self.backend.presence.leave(code, session)
 
-    async def intent(self, session: Session, name: str, args: dict[str, Any]) -> None:
+    async def intent(self, session: Session, intent: Intent) -> None:
         """A player's intent (roll, leave, start, rules, …) for the room it said hello to."""
         if session.room is None:
             raise ProtocolError("not_in_room", "say hello to a room first")
-        ident = self.owners.new_ident() if name in RECORDED else ""
-        await self._run(
-            session.room, name, args, Caller(session.id, session.secret_hash, "", ident)
-        )
+        ident = self.owners.new_ident() if intent.kind in RECORDED else ""
+        await self._run(session.room, intent, Caller(session.id, session.secret_hash, "", ident))
 
     # ---- routing: here if this process owns the room, else to its owner -----------------
 
-    async def _run(self, code: str, op: str, args: dict[str, Any], caller: Caller = NOBODY) -> Any:
+    async def _run(self, code: str, intent: Intent, caller: Caller = NOBODY) -> Any:
         """Apply an operation here or at the room's owner, answered within the deadline:
         ``unavailable`` when nothing changed, ``outcome_unknown`` when it may have."""
         attempt = Attempt()
         try:
             async with asyncio.timeout(self.deadline):
-                return await self._route(code, op, args, caller, attempt)
+                return await self._route(code, intent, caller, attempt)
         except TimeoutError:
             self._store_failed()
-            if attempt.sent and op in UNKNOWABLE:
+            if attempt.sent and intent.kind in UNKNOWABLE:
                 raise self._unknown(code, caller) from None
             raise unavailable() from None
         except OutcomeLost:
-            if op not in UNKNOWABLE:
+            if intent.kind not in UNKNOWABLE:
                 raise unavailable() from None
             raise self._unknown(code, caller) from None
 
@@ -325,19 +335,17 @@ class RoomRuntime:
         self._tasks.append(verdict)  # type: ignore[arg-type]  # kept until it is done
         return OutcomeUnknown(verdict)
 
-    async def _route(
-        self, code: str, op: str, args: dict[str, Any], caller: Caller, attempt: Attempt
-    ) -> Any:
+    async def _route(self, code: str, intent: Intent, caller: Caller, attempt: Attempt) -> Any:
         for _ in range(ROUTE_ATTEMPTS):
-            owner = None if code in self._rooms else await self.owners.route(code)
+            owner = None if self.current(code) else await self.owners.route(code)
             if owner is None:
                 try:
-                    return await self._apply(code, OPERATIONS[op], args, caller, attempt)
+                    return await self._apply(code, intent, caller, attempt)
                 except NotOwner:
                     continue
             listening = bool(self.hub.sessions(code))
             attempt.sent = True
-            reply = await self.owners.forward(owner, code, op, args, caller, listening=listening)
+            reply = await self.owners.forward(owner, code, intent, caller, listening=listening)
             attempt.sent = False  # answered: not applied where it went, or told how
             if reply is None:
                 continue  # the owner did not answer or no longer owns it: route again
@@ -349,12 +357,12 @@ class RoomRuntime:
             return reply.get("result")
         raise ProtocolError("busy", "the room is moving to another server; try again")
 
-    async def _serve(self, code: str, op: str, args: dict[str, Any], caller: Caller) -> Any:
+    async def _serve(self, code: str, intent: Intent, caller: Caller) -> Any:
         """An intent forwarded by another node to this one, the room's owner."""
-        if code not in self._rooms and not await self.owners.holds(code):
+        if not self.current(code) and not await self.owners.holds(code):
             raise NotOwner(code)
         # The sender keeps the deadline: its own answer is what is bounded.
-        return await self._apply(code, OPERATIONS[op], args, caller, Attempt())
+        return await self._apply(code, intent, caller, Attempt())
 
     @staticmethod
     def _answer_with_update(step: Step, result: Any, caller: Caller) -> bool:
@@ -366,61 +374,39 @@ class RoomRuntime:
 
     # ---- applying: one intent at a time per room; commit, then swap ---------------------
 
-    async def _apply(
-        self,
-        code: str,
-        operation: Operation,
-        args: dict[str, Any],
-        caller: Caller,
-        attempt: Attempt,
-    ) -> Any:
-        queue = self._queues.get(code)
-        if queue is None:
-            queue = self._queues[code] = _Queue()
-        queue.waiting += 1
+    async def _apply(self, code: str, intent: Intent, caller: Caller, attempt: Attempt) -> Any:
+        live = self._live.get(code)
+        if live is None:
+            live = self._live[code] = LiveRoom()
+        live.waiting += 1
         try:
-            async with queue.lock:
-                return await self._apply_in_turn(code, operation, args, caller, attempt)
+            async with live.lock:
+                return await self._apply_in_turn(code, live, intent, caller, attempt)
         finally:
-            queue.waiting -= 1
-            # The room's queue (and who is here) goes with the room, but only once no
-            # intent waits in it: between a release and the next waiter's wake-up the
-            # lock reads as free, and a new queue then would let two intents run at once.
-            if not queue.waiting and code not in self._rooms:
-                self._presence.pop(code, None)
-                self._seen.pop(code, None)
-                if self._queues.get(code) is queue:
-                    del self._queues[code]
+            live.waiting -= 1
+            # The room goes (its members and queue with it) only once no intent waits.
+            if live.idle and self._live.get(code) is live:
+                del self._live[code]
 
     async def _apply_in_turn(
-        self,
-        code: str,
-        operation: Operation,
-        args: dict[str, Any],
-        caller: Caller,
-        attempt: Attempt,
+        self, code: str, live: LiveRoom, intent: Intent, caller: Caller, attempt: Attempt
     ) -> Any:
         try:
-            room = self._rooms.get(code) or await self._take(code)
+            room = live.value or await self._take(code, live)
         except StoreUnavailable:
             self._store_failed()
             raise unavailable() from None
         if room is None:
             raise ProtocolError("room_not_found", "no room has that code")
-        members = self._presence.setdefault(code, {})
-        before = self._presence_now(code, members)
-        if operation.presence is no_presence:
-            undo, now = nothing, before
-        else:
-            undo = operation.presence(members, args, caller)
-            self._seen.pop(code, None)
-            now = self._presence_now(code, members)
-        ctx = self._context(now, not_before=args["due"] if operation.at_due else None)
+        before = live.members
+        after = before.after(intent, caller)
+        if isinstance(intent, Drop):
+            live.members = after  # a connection that went stays gone, stored or not
+        ctx = self._context(after.presence, intent.due if isinstance(intent, Fire) else None)
         try:
-            step, result = run_handler(
-                room, ctx, lambda s: operation.handler(s, caller, before, args)
-            )
+            step, result = run_handler(room, ctx, self._handler(intent, caller, before.presence))
             if step.work.empty:
+                live.members = after
                 return result
             if step.work.durable:
                 step.room.rev = room.rev + 1
@@ -429,28 +415,34 @@ class RoomRuntime:
             committed = await self.backend.commit(step.room, step.work, request=caller.ident)
             attempt.sent = False
         except BaseException as error:
-            undo()
-            self._seen.pop(code, None)
+            # The members stay as they were, like the room: nothing to undo.
             stale = isinstance(error, ProtocolError) and error.code == "stale_version"
             if stale and caller.connection:
                 await self._show_again(room, ctx, caller)
-            self._not_committed(code, error, attempt)
+            self._not_committed(code, live, error, attempt)
             raise
         if not committed:
-            self._let_go(code)
+            live.value = None  # another node owns the room now
             raise NotOwner(code)
+        live.members = after
         self.rolls += step.rolls
         if step.work.delete:
-            self._let_go(code)
+            live.value = None
             log.info("room %s released", code)
-        elif step.room.is_local and not _presence_of(members).viewers:
-            # A local game pauses while no device shows it; the store keeps it.
-            self._let_go(code)
+        elif step.room.is_local and not after.presence.viewers:
+            live.value = None  # a local game pauses while no device shows it; it is stored
         else:
-            self._rooms[code] = step.room
+            live.value = step.room
         return ANSWERED if answered else result
 
-    def _not_committed(self, code: str, error: BaseException, attempt: Attempt) -> None:
+    @staticmethod
+    def _handler(intent: Intent, caller: Caller, before: Presence) -> Callable[[Step], Any]:
+        """The handler for this intent, as :func:`run_handler` calls it."""
+        return partial(handle, intent=intent, caller=caller, before=before)
+
+    def _not_committed(
+        self, code: str, live: LiveRoom, error: BaseException, attempt: Attempt
+    ) -> None:
         """After a change failed: raise what its sender is told, if the store failed."""
         unsure = isinstance(error, StoreUnanswered) or not isinstance(
             error, StoreUnavailable | ProtocolError
@@ -459,7 +451,7 @@ class RoomRuntime:
             # The commit went out and may have been stored (or be yet): the room is read
             # again before its next intent, and the store's revision check keeps this
             # node's stale copy from writing meanwhile.
-            self._let_go(code)
+            live.value = None
         if isinstance(error, StoreUnavailable):
             self._store_failed()
             if attempt.sent and isinstance(error, StoreUnanswered):
@@ -472,28 +464,17 @@ class RoomRuntime:
         with contextlib.suppress(StoreUnavailable):
             await self.backend.commit(step.room, step.work)
 
-    async def _take(self, code: str) -> Room | None:
+    async def _take(self, code: str, live: LiveRoom) -> Room | None:
         """Load a room this process now owns: its snapshot, the log's tail, who is here."""
         room = await self.backend.log.load(code)
         if room is not None:
             members = await self.owners.members(code)
             if self.node is None:
                 # Alone, this process's own connections are every member there is.
-                members = {**self._presence.get(code, {}), **members}
-            self._presence[code] = members
-            self._seen.pop(code, None)
+                live.members = live.members.joined(members)
+            else:
+                live.members = Members(members)
         return room
-
-    def _let_go(self, code: str) -> None:
-        """The room's value goes now; who is here and its queue once none waits."""
-        self._rooms.pop(code, None)
-        self._seen.pop(code, None)
-
-    def _presence_now(self, code: str, members: dict[str, str]) -> Presence:
-        seen = self._seen.get(code)
-        if seen is None:
-            seen = self._seen[code] = _presence_of(members)
-        return seen
 
     def _context(self, presence: Presence, not_before: float | None = None) -> Context:
         now = self.clock.now()
@@ -512,7 +493,7 @@ class RoomRuntime:
         if not self._store_ok:
             return  # every countdown restarts in full once the store is back
         try:
-            await self._run(code, "fire", {"name": name, "due": due})
+            await self._run(code, Fire(name, due))
         except ProtocolError as error:
             if error.code == "busy":
                 # The room's owner is moving (it died): keep trying while it is taken over.
@@ -524,16 +505,16 @@ class RoomRuntime:
         for _ in range(FIRE_ATTEMPTS):
             await asyncio.sleep(PROBE_SECONDS)
             try:
-                await self._run(code, "fire", {"name": name, "due": due})
+                await self._run(code, Fire(name, due))
                 return
             except ProtocolError as error:
                 if error.code != "busy":
                     return
 
-    async def _quietly(self, code: str, op: str, args: dict[str, Any] | None = None) -> None:
+    async def _quietly(self, code: str, intent: Intent) -> None:
         """Run an operation for the server's own sake; a room that has gone is no error."""
         try:
-            await self._run(code, op, args or {})
+            await self._run(code, intent)
         except ProtocolError as error:
             if error.code not in ("room_not_found", "unavailable"):
                 log.warning("room %s: %s", code, error.message)
@@ -556,10 +537,10 @@ class RoomRuntime:
                 continue
             self._store_back_at = self.clock.now()
             self._store_ok = True
-            pending = list(self._rooms)
+            pending = [code for code, live in self._live.items() if live.value is not None]
             for code in pending:
                 try:
-                    await self._run(code, "restart", {})
+                    await self._run(code, Restart())
                 except ProtocolError as error:
                     if error.code == "unavailable":
                         break
@@ -579,7 +560,7 @@ class RoomRuntime:
             if not connections:
                 return
             try:
-                await self._run(code, "resync", {"connections": connections})
+                await self._run(code, Resync(tuple(connections)))
                 return
             except ProtocolError as error:
                 if error.code != "unavailable":
@@ -600,20 +581,10 @@ class RoomRuntime:
             newly_dead, seen = dead - seen, dead
             if not dead or (not newly_dead and tick % NODE_SWEEP_TICKS):
                 continue
-            for code, members in list(self._presence.items()):
-                for key in [k for k in members if k.partition("/")[0] in dead]:
+            for code, live in list(self._live.items()):
+                for key in [k for k in live.members if k.partition("/")[0] in dead]:
                     log.info("room %s: connection %s was on a node that is gone", code, key)
-                    await self._quietly(code, "drop", {"key": key})
-
-
-class _Queue:
-    """A room's intents, one at a time, and how many are in it (running or waiting)."""
-
-    __slots__ = ("lock", "waiting")
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.waiting = 0
+                    await self._quietly(code, Drop(key))
 
 
 def _checked(code: str) -> str:
@@ -621,10 +592,3 @@ def _checked(code: str) -> str:
     if not is_room_code(code):
         raise ProtocolError("room_not_found", "no room has that code")
     return code
-
-
-def _presence_of(members: dict[str, str]) -> Presence:
-    digests = [m.partition("|")[0] for m in members.values()]
-    held = [d for d in digests if d]
-    odds = any(m.endswith("|odds") for m in members.values())
-    return Presence(frozenset(held), len(members), len(members) - len(held), odds)

@@ -13,10 +13,24 @@ import logging
 import time
 from typing import Any
 
+from snakes.engine import Rules
 from snakes.server import jsontext
 from snakes.server.boards import board_named
 from snakes.server.metrics import Metrics
 from snakes.server.rooms.errors import OutcomeUnknown
+from snakes.server.rooms.intents import (
+    AddAi,
+    FinishAi,
+    Leave,
+    React,
+    Rematch,
+    Remove,
+    Roll,
+    Seed,
+    SetReactions,
+    SetRules,
+    Start,
+)
 from snakes.server.rooms.model import clean_name
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
@@ -156,36 +170,30 @@ async def _dispatch(
             pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
             session.send(jsontext.dumps(pong).encode())
         case RollIntent(seat=seat, version=version):
-            await runtime.intent(session, "roll", {"seat": seat, "version": version})
+            await runtime.intent(session, Roll(seat, version))
         case LeaveIntent(seat=seat, change=change):
-            await runtime.intent(session, "leave", {"seat": seat, "change": change})
+            await runtime.intent(session, Leave(change, seat))
         case StartIntent(shuffle=shuffle, change=change):
-            await runtime.intent(session, "start", {"shuffle": shuffle, "change": change})
+            await runtime.intent(session, Start(change, shuffle))
         case RulesIntent(rules=rules, countdown_seconds=countdown, board=board_name):
             if board_name is not None:
                 board_named(board_name)  # an unknown board is refused here, by name
-            args = {
-                "rules": rules.model_dump(),
-                "countdown": countdown,
-                "board": board_name,
-                "change": message.change,
-            }
-            await runtime.intent(session, "rules", args)
+            chosen = Rules.from_data(rules.model_dump())
+            await runtime.intent(session, SetRules(message.change, chosen, countdown, board_name))
         case SeedIntent(seed=seed, commitment=commitment):
-            await runtime.intent(session, "seed", {"seed": seed, "commitment": commitment})
+            await runtime.intent(session, Seed(seed, commitment))
         case AddAiIntent(name=name, colour=colour, change=change):
-            args = {"name": _clean_name(name), "colour": colour, "change": change}
-            await runtime.intent(session, "add_ai", args)
+            await runtime.intent(session, AddAi(change, _clean_name(name), colour))
         case RemoveIntent(seat=seat, change=change):
-            await runtime.intent(session, "remove", {"seat": seat, "change": change})
+            await runtime.intent(session, Remove(change, seat))
         case RematchIntent(change=change, start=start):
-            await runtime.intent(session, "rematch", {"change": change, "start": start})
+            await runtime.intent(session, Rematch(change, start))
         case FinishAiIntent(change=change):
-            await runtime.intent(session, "finish_ai", {"change": change})
+            await runtime.intent(session, FinishAi(change))
         case ReactIntent(seat=seat, reaction=reaction):
-            await runtime.intent(session, "react", {"seat": seat, "reaction": reaction})
+            await runtime.intent(session, React(seat, reaction))
         case ReactionsIntent(on=on, change=change):
-            await runtime.intent(session, "reactions", {"on": on, "change": change})
+            await runtime.intent(session, SetReactions(change, on))
 
 
 def _too_deep(payload: bytes) -> bool:
