@@ -286,7 +286,15 @@ def main() -> None:
         action="store_true",
         help="also run bench/yardstick.py (bare Starlette + uvicorn) under the same load",
     )
+    parser.add_argument(
+        "--baseline",
+        metavar="SRC",
+        help="with --yardstick: first run the server from another tree's src/ (e.g. "
+        "git archive REF src | tar -x -C /tmp/REF, then /tmp/REF/src), in the same run",
+    )
     args = parser.parse_args()
+    if args.baseline and not args.yardstick:
+        parser.error("--baseline goes with --yardstick")
     if (args.nodes > 1 or args.server_workers > 1) and not args.redis:
         parser.error("--nodes 2 and --server-workers 2 need --redis")
     for url in [args.url, args.redis]:
@@ -322,6 +330,11 @@ def _run_phases(args: argparse.Namespace) -> list[str]:
         rows.append(run_fixed(args, name, 1, args.redis))
     elif args.yardstick:
         measured: list[dict[str, Any]] = []
+        if args.baseline:
+            now_env = args.server_env
+            args.server_env = [*now_env, f"PYTHONPATH={args.baseline}"]
+            rows.append(run_fixed(args, f"before ({args.baseline})", 1, None))
+            args.server_env = now_env
         rows.append(run_fixed(args, "1 node", 1, None, results=measured))
         program = str(Path(__file__).with_name("yardstick.py"))
         rows.append(run_fixed(args, "yardstick", 1, None, program, measured))

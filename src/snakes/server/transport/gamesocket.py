@@ -235,6 +235,11 @@ class GameSocket(Session, asyncio.Protocol):
         self._stall_timer = self._close_timer = None
         self._inbox = None
         self._parts = None
+        if self._core is not None:
+            # The core's frame parser is a generator that holds the core: a reference
+            # cycle, which only a full collection (rare here: tune_gc) would free. Ended,
+            # it lets reference counting free the core with this connection.
+            self._core.parser.close()
         if self.policy.on_close is not None and self.transport is not None:
             self.policy.on_close(self.transport)
         if was != HANDSHAKE and (self.room is not None or self._handling is not None):

@@ -1,0 +1,59 @@
+"""A closed game socket leaves nothing for the garbage collector.
+
+The server runs full collections rarely (``tune_gc``): what a closed connection leaves
+in reference cycles waits minutes and grows the process. The socket's protocol core
+(websockets' sans-I/O ``Protocol``) keeps its frame parser, a generator that refers back
+to it; the socket ends the parser when the connection is lost, so the core is freed at
+once, by reference counting alone. Checked with the collector off, on a real socket pair.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import gc
+import os
+import socket
+import weakref
+from typing import Any
+
+from snakes.server.transport.gamesocket import CLOSED, OPEN, SocketPolicy, game_socket_class
+from tests.support.inprocess import run
+
+
+def _no_rooms() -> Any:
+    raise AssertionError("no message reaches the rooms")
+
+
+async def _open_and_close() -> weakref.ref[Any]:
+    loop = asyncio.get_running_loop()
+    server_end, client = socket.socketpair()
+    policy = SocketPolicy(runtime=_no_rooms)
+    transport, game = await loop.connect_accepted_socket(game_socket_class(policy), server_end)
+    client.setblocking(False)
+    key = base64.b64encode(os.urandom(16))
+    await loop.sock_sendall(
+        client,
+        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-WebSocket-Version: 13\r\n"
+        b"Sec-WebSocket-Key: " + key + b"\r\n\r\n",
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += await loop.sock_recv(client, 1)
+    assert head.startswith(b"HTTP/1.1 101") and game.state == OPEN
+    core = weakref.ref(game._core)
+    client.close()
+    while game.state != CLOSED:  # until the socket has seen the connection go
+        await asyncio.sleep(0.001)
+    del game, transport
+    return core
+
+
+def test_a_closed_connection_frees_its_protocol_core_without_the_collector() -> None:
+    gc.collect()
+    gc.disable()
+    try:
+        core = run(_open_and_close())
+        assert core() is None, "the closed socket's protocol core waits for a collection"
+    finally:
+        gc.enable()
