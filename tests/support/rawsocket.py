@@ -6,6 +6,7 @@ of what a server does with a broken or hostile client need every bit in their ha
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import os
@@ -42,6 +43,23 @@ def frame(
 
 def close_payload(code: int, reason: bytes = b"") -> bytes:
     return code.to_bytes(2, "big") + reason
+
+
+async def upgrade(client: socket.socket) -> bytes:
+    """Ask for the WebSocket on a non-blocking client socket in the running loop (one end
+    of a socket pair whose other end a server protocol holds); the answer's head, read
+    byte by byte so that nothing past the handshake is taken."""
+    loop = asyncio.get_running_loop()
+    key = base64.b64encode(os.urandom(16))
+    await loop.sock_sendall(
+        client,
+        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-WebSocket-Version: 13\r\n"
+        b"Sec-WebSocket-Key: " + key + b"\r\n\r\n",
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += await loop.sock_recv(client, 1)
+    return head
 
 
 class RawSocket:

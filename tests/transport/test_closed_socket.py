@@ -10,15 +10,14 @@ once, by reference counting alone. Checked with the collector off, on a real soc
 from __future__ import annotations
 
 import asyncio
-import base64
 import gc
-import os
 import socket
 import weakref
 from typing import Any
 
 from snakes.server.transport.gamesocket import CLOSED, OPEN, SocketPolicy, game_socket_class
 from tests.support.inprocess import run
+from tests.support.rawsocket import upgrade
 
 
 def _no_rooms() -> Any:
@@ -31,15 +30,7 @@ async def _open_and_close() -> weakref.ref[Any]:
     policy = SocketPolicy(runtime=_no_rooms)
     transport, game = await loop.connect_accepted_socket(game_socket_class(policy), server_end)
     client.setblocking(False)
-    key = base64.b64encode(os.urandom(16))
-    await loop.sock_sendall(
-        client,
-        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-WebSocket-Version: 13\r\n"
-        b"Sec-WebSocket-Key: " + key + b"\r\n\r\n",
-    )
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += await loop.sock_recv(client, 1)
+    head = await upgrade(client)
     assert head.startswith(b"HTTP/1.1 101") and game.state == OPEN
     core = weakref.ref(game._core)
     client.close()

@@ -11,15 +11,13 @@ outbox can cut it off.
 from __future__ import annotations
 
 import asyncio
-import base64
-import os
 import socket
 from typing import Any
 
 from snakes.server.runtime.session import SEND_QUEUE_LIMIT
 from snakes.server.transport.gamesocket import OPEN, SocketPolicy, game_socket_class
 from tests.support.inprocess import run
-from tests.support.rawsocket import OP_PING, frame
+from tests.support.rawsocket import OP_PING, frame, upgrade
 
 PINGS = 4 * SEND_QUEUE_LIMIT
 
@@ -38,15 +36,7 @@ async def _flood_with_unread_pings() -> tuple[bool, int]:
     # The transport pauses its protocol once 4 KB wait (not 64 KB): a test-sized buffer.
     transport.set_write_buffer_limits(high=4096)
     client.setblocking(False)
-    key = base64.b64encode(os.urandom(16))
-    await loop.sock_sendall(
-        client,
-        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-WebSocket-Version: 13\r\n"
-        b"Sec-WebSocket-Key: " + key + b"\r\n\r\n",
-    )
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += await loop.sock_recv(client, 1)
+    head = await upgrade(client)
     assert head.startswith(b"HTTP/1.1 101"), head
     assert game.state == OPEN
     ping = frame(OP_PING, b"p" * 125)
