@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import shlex
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -121,6 +122,7 @@ class Phase:
             else None
         )
         result["rooms"] = self.rooms
+        result["rss_idle"] = self.rss_idle
         result["window"] = seconds
         return result
 
@@ -141,18 +143,28 @@ def _redis_pids() -> list[int]:
     return [int(pid) for pid in found.stdout.split()]
 
 
-def _row(name: str, r: dict[str, Any], rss_idle: int) -> str:
+def _key_figures(r: dict[str, Any]) -> tuple[float, float, float]:
+    """What a change to the server is judged on: p99 ms, server CPU µs per roll (Redis
+    included) and server KiB per connected player (RSS over the idle server's)."""
+    players = r["rooms"] * 4
+    rss = sum(r["rss"])
+    per_player = (rss - r["rss_idle"]) / players / 1024 if players and r["rss"] else float("nan")
+    rolls_per_second = r["rolls"] / r["elapsed"]
+    cores = sum(r["server_cpu"]) + (r.get("redis_cpu") or 0.0)
+    per_roll = cores / rolls_per_second * 1e6 if rolls_per_second else float("nan")
+    return percentile(r["latencies"], 99), per_roll, per_player
+
+
+def _row(name: str, r: dict[str, Any]) -> str:
     lat = r["latencies"]
     players = r["rooms"] * 4
     rss = sum(r["rss"])
-    per_player = (rss - rss_idle) / players / 1024 if players and r["rss"] else float("nan")
+    _, per_roll, per_player = _key_figures(r)
     server_cpu = " + ".join(f"{c:.0%}" for c in r["server_cpu"]) or "n/a"
     if r.get("redis_cpu") is not None:
         server_cpu += f" + Redis {r['redis_cpu']:.0%}"
-    rolls_per_second = r["rolls"] / r["elapsed"]
-    cores = sum(r["server_cpu"]) + (r.get("redis_cpu") or 0.0)
-    if rolls_per_second:
-        server_cpu += f" ({cores / rolls_per_second * 1e6:.0f} µs/roll)"
+    if r["rolls"]:
+        server_cpu += f" ({per_roll:.0f} µs/roll)"
     worker_cpu = " + ".join(f"{c:.0%}" for c in r["worker_cpu"])
     errors = sum(r["errors"].values())
     return (
@@ -226,7 +238,7 @@ def run_fixed(
         result = phase.measure(args.seconds)
         if results is not None:
             results.append(result)
-        row = _row(name, result, phase.rss_idle)
+        row = _row(name, result)
         print(HEADER + "\n" + row, flush=True)
         _print_details(result)
         return row
@@ -246,7 +258,7 @@ def run_ramp(args: argparse.Namespace) -> list[str]:
                 print(f"  setup failures: {setup['failures']}", flush=True)
             time.sleep(args.warmup)
             result = phase.measure(args.seconds)
-            rows.append(_row(f"{phase.rooms} rooms", result, phase.rss_idle))
+            rows.append(_row(f"{phase.rooms} rooms", result))
             print(HEADER + "\n" + "\n".join(rows), flush=True)
             _print_details(result)
             if percentile(result["latencies"], 99) > args.p99_limit:
@@ -292,6 +304,13 @@ def main() -> None:
         help="with --yardstick: first run the server from another tree's src/ (e.g. "
         "git archive REF src | tar -x -C /tmp/REF, then /tmp/REF/src), in the same run",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --baseline: that tree and this one, alternately, this many times each "
+        "(one round's figures move by 10-20%% with the machine; the medians less)",
+    )
     args = parser.parse_args()
     if args.baseline and not args.yardstick:
         parser.error("--baseline goes with --yardstick")
@@ -329,22 +348,47 @@ def _run_phases(args: argparse.Namespace) -> list[str]:
         name = f"{args.server_workers} workers, Redis"
         rows.append(run_fixed(args, name, 1, args.redis))
     elif args.yardstick:
-        measured: list[dict[str, Any]] = []
-        if args.baseline:
-            now_env = args.server_env
-            args.server_env = [*now_env, f"PYTHONPATH={args.baseline}"]
-            rows.append(run_fixed(args, f"before ({args.baseline})", 1, None))
-            args.server_env = now_env
-        rows.append(run_fixed(args, "1 node", 1, None, results=measured))
+        before: list[dict[str, Any]] = []
+        now: list[dict[str, Any]] = []
+        now_env = args.server_env
+        for round_ in range(args.rounds if args.baseline else 1):
+            number = f"{round_ + 1}: " if args.rounds > 1 else ""
+            if args.baseline:
+                args.server_env = [*now_env, f"PYTHONPATH={args.baseline}"]
+                name = f"{number}before ({args.baseline})"
+                rows.append(run_fixed(args, name, 1, None, results=before))
+                args.server_env = now_env
+            rows.append(run_fixed(args, f"{number}1 node", 1, None, results=now))
         program = str(Path(__file__).with_name("yardstick.py"))
-        rows.append(run_fixed(args, "yardstick", 1, None, program, measured))
-        game, bare = (percentile(r["latencies"], 99) for r in measured)
+        bare_run: list[dict[str, Any]] = []
+        rows.append(run_fixed(args, "yardstick", 1, None, program, bare_run))
+        game, bare = (percentile(r[-1]["latencies"], 99) for r in (now, bare_run))
         ratio = f"yardstick p99 / game p99 = {bare:.1f} / {game:.1f} ms = {bare / game:.1f}x"
         rows.append("")
         rows.append(ratio)
+        if before:
+            rows.append("")
+            rows.append(_comparison(before, now))
     else:
         rows.append(run_fixed(args, "1 node" + (", Redis" if args.redis else ""), 1, args.redis))
     return rows
+
+
+def _comparison(before: list[dict[str, Any]], now: list[dict[str, Any]]) -> str:
+    """The baseline's and this tree's key figures: the median of their rounds, and the
+    change from one to the other (positive: this tree is worse)."""
+    lines = [
+        f"medians of {len(now)} round(s) | p99 ms | CPU µs/roll | KiB/player",
+        "|---|---:|---:|---:|",
+    ]
+    medians = []
+    for name, results in (("before", before), ("now", now)):
+        figures = [statistics.median(f) for f in zip(*map(_key_figures, results), strict=True)]
+        medians.append(figures)
+        lines.append(f"| {name} | " + " | ".join(f"{f:.1f}" for f in figures) + " |")
+    change = [(n - b) / b for b, n in zip(*medians, strict=True)]
+    lines.append("| change | " + " | ".join(f"{c:+.0%}" for c in change) + " |")
+    return "\n".join(lines)
 
 
 def _deadline(minutes: float) -> None:
