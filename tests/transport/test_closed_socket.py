@@ -31,7 +31,7 @@ async def _open_and_close(*, finish_the_frame: bool = False) -> weakref.ref[Any]
     ``finish_the_frame``, once the socket has let it go at the frame's end)."""
     loop = asyncio.get_running_loop()
     server_end, client = socket.socketpair()
-    policy = SocketPolicy(runtime=_no_rooms)
+    policy = SocketPolicy(runtime=_no_rooms, spare_cores=0)  # a core let go is dropped
     transport, game = await loop.connect_accepted_socket(game_socket_class(policy), server_end)
     client.setblocking(False)
     head = await upgrade(client)

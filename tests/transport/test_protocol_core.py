@@ -29,10 +29,12 @@ def _rooms_untouched() -> Any:
     return cast(Any, None)  # a JSON ping is answered before any room is asked
 
 
-async def _open() -> tuple[Any, socket.socket, asyncio.BaseTransport]:
+async def _open(
+    policy: SocketPolicy | None = None,
+) -> tuple[Any, socket.socket, asyncio.BaseTransport]:
     loop = asyncio.get_running_loop()
     server_end, client = socket.socketpair()
-    policy = SocketPolicy(runtime=_rooms_untouched)
+    policy = policy or SocketPolicy(runtime=_rooms_untouched)
     transport, game = await loop.connect_accepted_socket(game_socket_class(policy), server_end)
     client.setblocking(False)
     head = await upgrade(client)
@@ -115,5 +117,36 @@ def test_a_message_in_fragments_keeps_its_core_across_a_ping_between_them() -> N
         assert game._core is None
         client.close()
         transport.close()
+
+    run(scenario())
+
+
+def test_a_core_let_go_reads_the_next_connections_frames_and_spares_are_bounded() -> None:
+    async def scenario() -> None:
+        policy = SocketPolicy(runtime=_rooms_untouched, spare_cores=1)
+        first, first_client, first_transport = await _open(policy)
+        first.data_received(PING[:3])
+        used = first._core
+        first.data_received(PING[3:])
+        assert await _answer(first_client) == (OP_PONG, b"hello")
+        assert policy.spares == [used], "the core at rest is kept for the next one"
+
+        second, second_client, second_transport = await _open(policy)  # the same server's
+        second.data_received(TEXT[:5])
+        assert second._core is used and policy.spares == []
+        first.data_received(PING[:5])  # meanwhile the first needs a core again: a new one
+        assert first._core is not None and first._core is not used
+        second.data_received(TEXT[5:])
+        opcode, payload = await _answer(second_client)
+        assert (opcode, json.loads(payload)) == (OP_TEXT, JSON_PONG)
+        first.data_received(PING[5:])
+        assert await _answer(first_client) == (OP_PONG, b"hello")
+        assert len(policy.spares) == 1, "past spare_cores, a core let go is dropped"
+        for client, transport in (
+            (first_client, first_transport),
+            (second_client, second_transport),
+        ):
+            client.close()
+            transport.close()
 
     run(scenario())

@@ -14,9 +14,10 @@ Its life, as an explicit sequence (``state``):
 
 - ``HANDSHAKE``: the request head. ``/ws`` only; the Origin check (403 before the socket
   opens); the client's address (a trusted proxy's ``X-Forwarded-For``).
-- ``OPEN``: bytes in, to the core, at most ``SLICE`` at a time. The core is made when
-  bytes come and let go when they end on a frame's boundary, with no message under way
-  (``at_rest``): most connections, between two messages, hold none. Every frame the core
+- ``OPEN``: bytes in, to the core, at most ``SLICE`` at a time. The core is taken (a
+  spare, or a new one) when bytes come and let go when they end on a frame's boundary,
+  with no message under way (``at_rest``): most connections, between two messages, hold
+  none. Every frame the core
   reads spends one of the connection's frame budget (control frames and empty
   fragments too: 1008 past it); a text message is checked (UTF-8, rate) and handled in
   order, one at a time per connection (``ws.handle``). A client silent for
@@ -87,6 +88,11 @@ FRAME_BURST = 160.0
 """Frames a connection may send: 80 a second on average, bursts of 160. Twice the
 message rate (``ws.RateLimit``), so a flood of whole messages meets that limit first;
 a browser sends one frame per message and a pong per keepalive ping."""
+SPARE_CORES = 64
+"""Protocol cores let go at rest and kept for reuse: a core at rest is as good as a new
+one (``at_rest``), and taking one costs less than making one (about 5 µs: its stream
+reader, its parser's generators, an id from ``os.urandom``). Only a few connections are
+in the middle of a frame at once, so a few dozen spares cover a busy server."""
 KEEPALIVE_CHECKS = 8
 """Keepalive sweeps per ``keepalive`` period: a silent client is dropped within
 ``keepalive / KEEPALIVE_CHECKS`` before twice the keepalive, never after."""
@@ -110,9 +116,12 @@ class SocketPolicy:
     """Told of every socket that closes (the connection gate counts it out)."""
     frame_rate: float = FRAME_RATE
     frame_burst: float = FRAME_BURST
+    spare_cores: int = SPARE_CORES
+    """Protocol cores at rest kept for the next connection that needs one."""
 
     def __post_init__(self) -> None:
         self.sockets: set[GameSocket] = set()
+        self.spares: list[Protocol] = []
         self._sweeping: asyncio.TimerHandle | None = None
 
     @property
@@ -348,17 +357,11 @@ class GameSocket(Session, asyncio.Protocol):
     # ---- the protocol core --------------------------------------------------------------------
 
     def _engage(self) -> Protocol:
-        """The connection's protocol core: the one under way, or a new one.
-
-        A server's side of an open connection, refusing any message over
-        ``MAX_MESSAGE_BYTES`` (1009), whether its frame's header says so or its fragments
-        add up to it.
-        """
+        """The connection's protocol core: the one under way, a spare, or a new one."""
         core = self._core
         if core is None:
-            core = self._core = Protocol(
-                Side.SERVER, state=State.OPEN, max_size=MAX_MESSAGE_BYTES, logger=_core_log
-            )
+            spares = self.policy.spares
+            core = self._core = spares.pop() if spares else new_core()
         return core
 
     def _release(self) -> None:
@@ -366,12 +369,17 @@ class GameSocket(Session, asyncio.Protocol):
 
         A core holds about 1.1 KB and eight tracked objects (a quarter of what a
         connection keeps, which every middle-generation collection walks); between two
-        messages a connection needs none. Making one costs a few microseconds per read.
+        messages a connection needs none. It goes to the spares, or, past
+        ``spare_cores`` of them, away.
         """
         core = self._core
         if core is not None and at_rest(core):
             self._core = None
-            core.parser.close()  # ends the generator's reference back to the core
+            spares = self.policy.spares
+            if len(spares) < self.policy.spare_cores:
+                spares.append(core)
+            else:
+                core.parser.close()  # ends the generator's reference back to the core
 
     # ---- frames in ----------------------------------------------------------------------------
 
@@ -571,14 +579,25 @@ def text_frame(payload: bytes) -> bytes:
 _WAITING_FOR_A_FRAME = StreamReader.at_eof.__code__
 
 
+def new_core() -> Protocol:
+    """A protocol core for the server's side of an open connection.
+
+    It refuses any message over ``MAX_MESSAGE_BYTES`` (1009), whether its frame's header
+    says so or its fragments add up to it.
+    """
+    return Protocol(Side.SERVER, state=State.OPEN, max_size=MAX_MESSAGE_BYTES, logger=_core_log)
+
+
 def at_rest(core: Protocol) -> bool:
     """Whether ``core`` is between two frames, with no message under way.
 
-    Then it holds nothing a fresh core would not: open, no fragments counted or
-    expected, no bytes buffered, and its parser waiting for a frame's first byte (in
-    ``at_eof``) rather than for the rest of a header whose start it has taken from the
-    buffer. websockets is pinned; ``tests/transport/test_protocol_core.py`` goes red if
-    this stops telling a frame's boundary from its middle.
+    Then it holds nothing a fresh core would not, and may read for any connection:
+    open, no fragments counted or expected, no bytes buffered, nothing to send, and its
+    parser waiting for a frame's first byte (in ``at_eof``) rather than for the rest of
+    a header whose start it has taken from the buffer. (The parser's local variable
+    still names the last frame it read; nothing reads it again.) websockets is pinned;
+    ``tests/transport/test_protocol_core.py`` goes red if this stops telling a frame's
+    boundary from its middle.
     """
     waiting = cast("GeneratorType[None, None, None]", core.parser).gi_yieldfrom
     return (
@@ -586,6 +605,7 @@ def at_rest(core: Protocol) -> bool:
         and core.current_size is None
         and not core.expect_continuation_frame
         and not core.reader.buffer
+        and not core.writes
         and getattr(waiting, "gi_code", None) is _WAITING_FOR_A_FRAME
     )
 
