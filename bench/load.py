@@ -19,6 +19,7 @@ memory per connected player.
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import shlex
 import statistics
@@ -74,6 +75,8 @@ class Phase:
                 self.servers.append(Server(*extra, env=env, program=program))
             self.urls = [s.url for s in self.servers]
         self.workers = Workers(args.workers)
+        if args.pin:
+            _pin(self.servers, self.workers)
         self.rooms = 0
         self.rss_idle = sum(s.rss_bytes() for s in self.servers)
 
@@ -133,6 +136,19 @@ class Phase:
         if self.redis and self.prefix:
             deleted = delete_redis_prefix(self.redis, self.prefix)
             print(f"  (deleted {deleted} Redis keys under {self.prefix})", flush=True)
+
+
+def _pin(servers: list[Server], workers: Workers) -> None:
+    """The server on the first CPU, the load on the others: neither waits for the other."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs two CPUs")
+    for server in servers:
+        for pid in server.pids():
+            for thread in os.listdir(f"/proc/{pid}/task"):  # its threads already started too
+                os.sched_setaffinity(int(thread), cpus[:1])
+    for process in workers.processes:
+        os.sched_setaffinity(process.pid, cpus[1:])
 
 
 def _redis_pids() -> list[int]:
@@ -303,6 +319,12 @@ def main() -> None:
         metavar="SRC",
         help="with --yardstick: first run the server from another tree's src/ (e.g. "
         "git archive REF src | tar -x -C /tmp/REF, then /tmp/REF/src), in the same run",
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server on the first CPU, the load processes on the others (less noise "
+        "from the two competing for a core)",
     )
     parser.add_argument(
         "--rounds",
