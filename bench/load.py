@@ -398,19 +398,31 @@ def _run_phases(args: argparse.Namespace) -> list[str]:
 
 def _comparison(before: list[dict[str, Any]], now: list[dict[str, Any]]) -> str:
     """The baseline's and this tree's key figures: the median of their rounds, and the
-    change from one to the other (positive: this tree is worse)."""
+    change from one to the other (positive: this tree is worse).
+
+    The last column is the server's CPU over the load processes' CPU. The load is the
+    same work against either tree, so that ratio stays put when the machine itself runs
+    faster or slower from one phase to the next (other tenants, clock), which moves CPU
+    per roll by 10-20% between rounds.
+    """
     lines = [
-        f"medians of {len(now)} round(s) | p99 ms | CPU µs/roll | KiB/player",
-        "|---|---:|---:|---:|",
+        f"medians of {len(now)} round(s) | p99 ms | CPU µs/roll | KiB/player | server/load CPU",
+        "|---|---:|---:|---:|---:|",
     ]
     medians = []
     for name, results in (("before", before), ("now", now)):
-        figures = [statistics.median(f) for f in zip(*map(_key_figures, results), strict=True)]
+        rows = [(*_key_figures(r), _share(r["server_cpu"], r["worker_cpu"])) for r in results]
+        figures = [statistics.median(f) for f in zip(*rows, strict=True)]
         medians.append(figures)
-        lines.append(f"| {name} | " + " | ".join(f"{f:.1f}" for f in figures) + " |")
+        p99, per_roll, per_player, share = figures
+        lines.append(f"| {name} | {p99:.1f} | {per_roll:.0f} | {per_player:.1f} | {share:.3f} |")
     change = [(n - b) / b for b, n in zip(*medians, strict=True)]
     lines.append("| change | " + " | ".join(f"{c:+.0%}" for c in change) + " |")
     return "\n".join(lines)
+
+
+def _share(server: list[float], load: list[float]) -> float:
+    return sum(server) / sum(load) if sum(load) else float("nan")
 
 
 def _deadline(minutes: float) -> None:
