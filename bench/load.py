@@ -11,6 +11,7 @@ received by all four seats (p50, p95, p99), errors, CPU of every process, server
 memory per connected player.
 
     python bench/load.py --rooms 2500                 # one node, 10,000 players
+    python bench/load.py --rooms 2500 --yardstick --baseline /tmp/REF/src --rounds 5 --pin
     python bench/load.py --ramp 250,500,1000,1500,2000,2500,3000
     python bench/load.py --rooms 1000 --nodes 2 --redis redis://127.0.0.1:6379/0
     python bench/load.py --rooms 1000 --server-workers 2 --redis redis://127.0.0.1:6379/0
