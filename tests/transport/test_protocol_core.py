@@ -1,7 +1,7 @@
 """A connection holds its protocol core only while a frame or a message is under way.
 
-Between two messages a connection needs no core: the socket lets it go (``at_rest``) and
-makes a new one when bytes come, which keeps a connection about 1.1 KB and eight
+Between two messages a connection needs no core: the socket lets it go (``at_rest``) to
+the server's spares and takes one when bytes come, which keeps a connection about 1.1 KB and eight
 tracked objects lighter (docs/BENCHMARKS.md). Letting it go in the middle of a frame or
 of a fragmented message would lose what was read, so every split of a frame is tried,
 and a message in fragments with a ping between them. The game socket in a real event
@@ -59,17 +59,26 @@ async def _answer(client: socket.socket) -> tuple[int, bytes]:
     return first & 0x0F, await _exact(client, length)
 
 
+async def _expect_json_pong(client: socket.socket) -> None:
+    opcode, payload = await _answer(client)
+    assert (opcode, json.loads(payload)) == (OP_TEXT, JSON_PONG)
+
+
+def _close(*ends: tuple[socket.socket, asyncio.BaseTransport]) -> None:
+    for client, transport in ends:
+        client.close()
+        transport.close()
+
+
 def test_a_connection_between_messages_holds_no_protocol_core() -> None:
     async def scenario() -> None:
         game, client, transport = await _open()
         assert game._core is None, "no byte has come yet"
         for _ in range(3):
             await asyncio.get_running_loop().sock_sendall(client, frame(OP_TEXT, JSON_PING))
-            opcode, payload = await _answer(client)
-            assert (opcode, json.loads(payload)) == (OP_TEXT, JSON_PONG)
+            await _expect_json_pong(client)
             assert game._core is None, "a whole message read, the core is let go"
-        client.close()
-        transport.close()
+        _close((client, transport))
 
     run(scenario())
 
@@ -90,14 +99,12 @@ def test_a_frame_split_anywhere_keeps_its_core_until_it_ends(sent: bytes, split:
         game.data_received(sent[:split])
         assert game._core is not None, "a frame under way keeps the core that read its start"
         game.data_received(sent[split:])
-        opcode, payload = await _answer(client)
         if sent is PING:
-            assert (opcode, payload) == (OP_PONG, b"hello")
+            assert await _answer(client) == (OP_PONG, b"hello")
         else:
-            assert (opcode, json.loads(payload)) == (OP_TEXT, JSON_PONG)
+            await _expect_json_pong(client)
         assert game._core is None
-        client.close()
-        transport.close()
+        _close((client, transport))
 
     run(scenario())
 
@@ -112,11 +119,9 @@ def test_a_message_in_fragments_keeps_its_core_across_a_ping_between_them() -> N
         assert game._core is not None
         game.data_received(frame(OP_CONT, JSON_PING[8:12], fin=False))
         game.data_received(frame(OP_CONT, JSON_PING[12:]))
-        opcode, payload = await _answer(client)
-        assert (opcode, json.loads(payload)) == (OP_TEXT, JSON_PONG)
+        await _expect_json_pong(client)
         assert game._core is None
-        client.close()
-        transport.close()
+        _close((client, transport))
 
     run(scenario())
 
@@ -137,16 +142,10 @@ def test_a_core_let_go_reads_the_next_connections_frames_and_spares_are_bounded(
         first.data_received(PING[:5])  # meanwhile the first needs a core again: a new one
         assert first._core is not None and first._core is not used
         second.data_received(TEXT[5:])
-        opcode, payload = await _answer(second_client)
-        assert (opcode, json.loads(payload)) == (OP_TEXT, JSON_PONG)
+        await _expect_json_pong(second_client)
         first.data_received(PING[5:])
         assert await _answer(first_client) == (OP_PONG, b"hello")
         assert len(policy.spares) == 1, "past spare_cores, a core let go is dropped"
-        for client, transport in (
-            (first_client, first_transport),
-            (second_client, second_transport),
-        ):
-            client.close()
-            transport.close()
+        _close((first_client, first_transport), (second_client, second_transport))
 
     run(scenario())
