@@ -8,7 +8,15 @@
 [0.34, 0.333, 0.327]
 """
 
-from snakes.analysis.markov import TurnChain, TurnsLaw, UnfinishableBoard, turns_law
+from snakes.analysis.markov import (
+    BoardTooSlow,
+    TurnChain,
+    TurnsLaw,
+    UnanalysableBoard,
+    UnfinishableBoard,
+    check_budget,
+    turns_law,
+)
 from snakes.analysis.odds import (
     Analysis,
     analyze,
@@ -21,10 +29,13 @@ from snakes.analysis.odds import (
 
 __all__ = [
     "Analysis",
+    "BoardTooSlow",
     "TurnChain",
     "TurnsLaw",
+    "UnanalysableBoard",
     "UnfinishableBoard",
     "analyze",
+    "check_budget",
     "live_odds",
     "live_place_chances",
     "place_chances",

@@ -75,13 +75,13 @@ def analyze(
     A turn is one player's go, bonus rolls included. The figures are exact up to a tail
     of less than 1e-12, which is reported.
     """
-    from snakes.analysis import UnfinishableBoard  # noqa: PLC0415 - numpy loads on demand
+    from snakes.analysis import UnanalysableBoard  # noqa: PLC0415 - numpy loads on demand
     from snakes.analysis import analyze as run  # noqa: PLC0415
 
     rules = rules_from(mode, no_exact_finish, no_six_again)
     try:
         result = run(board, rules, players)
-    except UnfinishableBoard as error:
+    except UnanalysableBoard as error:
         raise click.BadParameter(str(error), param_hint="--board") from None
     if plot is not None:
         from snakes.analysis.plot import plot_analysis  # noqa: PLC0415 - matplotlib is slow
