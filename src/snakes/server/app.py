@@ -30,6 +30,7 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api, config, protocol_schema, records, static, story
 from snakes.server.transport.bodylimit import BodyLimit
+from snakes.server.transport.compute import Compute, ComputeBudget, ComputePool
 from snakes.server.transport.gamesocket import SocketPolicy
 from snakes.server.transport.headers import SecurityHeaders
 from snakes.server.transport.http_errors import document_errors, install_error_handlers
@@ -95,6 +96,7 @@ def create_app(settings: Settings) -> FastAPI:
             purging.cancel()
             metrics.gc.remove()
             await runtime.stop()
+            app.state.compute.pool.close()
 
     app = FastAPI(
         title="Snakes & Ladders",
@@ -113,6 +115,7 @@ def create_app(settings: Settings) -> FastAPI:
         settings.room_limit_total,
         settings.max_rooms,
     )
+    app.state.compute = Compute(ComputePool(), ComputeBudget(settings.compute_limit))
     app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "runtime", None))
     app.include_router(api.router)
     app.include_router(protocol_schema.router)
