@@ -4,8 +4,9 @@ One real ``snakes serve`` on a loopback port, default limits, behind a "proxy" (
 bench is ``--trusted-proxy``, so each request may name its own client address with
 ``X-Forwarded-For``: a flood from one address, or from thousands). A control player sits
 in an online room and sends a JSON ping every 50 ms; for each flood the bench prints
-the control's ping p50/p99/max and the server's resident memory before, at its highest
-during, and after, and what the flooders were answered. Every flood stops by itself.
+the control's ping p50/p99/max, the server's resident memory (with its compute
+worker's) before, at its highest during, and after, and what the flooders were
+answered. Every flood stops by itself.
 
     python bench/compute_flood.py [--seconds 20] [--flooders 16]
 """
@@ -38,10 +39,20 @@ Request = tuple[str, str, bytes | None]
 """Method, path and body of one request."""
 
 
-def rss_kb(server: ServerProcess) -> int:
-    assert server.process is not None
-    status = Path(f"/proc/{server.process.pid}/status").read_text()
+def _rss_of(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
     return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS"))
+
+
+def rss_kb(server: ServerProcess) -> int:
+    """The server's resident memory with its compute worker's (its children), in KB."""
+    assert server.process is not None
+    pid = server.process.pid
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return _rss_of(pid) + sum(_rss_of(int(child)) for child in children)
 
 
 def record(snakes: list[list[int]], actions: list[dict[str, Any]], seats: int = 2) -> bytes:

@@ -16,6 +16,7 @@ from snakes.analysis.markov import (
     UnfinishableBoard,
     check_budget,
     turns_law,
+    use_one_blas_thread,
 )
 from snakes.analysis.odds import (
     Analysis,
@@ -41,5 +42,6 @@ __all__ = [
     "place_chances",
     "play_order",
     "turns_law",
+    "use_one_blas_thread",
     "win_by_turn",
 ]

@@ -30,6 +30,7 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 from cachetools import LRUCache
+from threadpoolctl import threadpool_limits
 
 from snakes.analysis.moves import (
     SQUARES,
@@ -61,6 +62,18 @@ MAX_TURNS = 3_000
 """The chain is never followed further: with ``BUDGET_TURNS`` passed, the tail shrinks
 geometrically, and 1.5 times as many turns take ``1e-9`` below ``TAIL``. This bounds one
 chain at 3 x 101 x 3,001 floats (7.3 MB) and its build at 3,000 small matrix products."""
+
+
+def use_one_blas_thread() -> None:
+    """Run numpy's BLAS (OpenBLAS) on one thread in this process.
+
+    The chains' matrices are 101 x 101: a product takes 0.05 ms on one thread. OpenBLAS
+    starts a thread per core and has them spin while they wait, so with the machine's
+    cores busy (a game server's event loop, other processes) the same product took
+    36 ms, 800 times as long. The server, its compute worker and the command line call
+    this before working anything out.
+    """
+    threadpool_limits(1, user_api="blas")
 
 
 class UnanalysableBoard(ValueError):

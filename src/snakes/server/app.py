@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from snakes import __version__
+from snakes.analysis import use_one_blas_thread
 from snakes.server.backends.interfaces import Backend
 from snakes.server.backends.local import LocalBackend
 from snakes.server.backends.sqlite import SQLiteLog
@@ -71,6 +72,7 @@ def static_dir() -> Path:
 
 
 def create_app(settings: Settings) -> FastAPI:
+    use_one_blas_thread()  # the rooms' live odds are worked out on the event loop
     # Nodes sharing Redis share wall-clock deadlines; tests move time by hand.
     clock: Clock = WallClock() if settings.redis_url else SystemClock()
     dice: RoomDice = ServerDice()

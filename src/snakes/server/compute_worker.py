@@ -24,7 +24,11 @@ PR_SET_PDEATHSIG = 1
 
 
 def start_worker() -> None:
-    """In the worker: a lower priority, and gone with its server, even one killed."""
+    """In the worker: a lower priority, one BLAS thread, and gone with its server, even
+    one killed."""
+    from snakes.analysis import use_one_blas_thread  # noqa: PLC0415 - numpy loads here
+
+    use_one_blas_thread()
     with contextlib.suppress(OSError):
         os.nice(NICE)
     with contextlib.suppress(OSError, AttributeError):

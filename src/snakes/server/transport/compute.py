@@ -24,7 +24,6 @@ import asyncio
 import logging
 import math
 import multiprocessing
-import os
 import threading
 import time
 from collections import Counter
@@ -67,9 +66,7 @@ class ComputePool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            # A fresh interpreter (not a fork of a server with sockets and a running
-            # loop); BLAS's thread count is read from the environment when numpy loads.
-            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+            # A fresh interpreter, not a fork of a server with sockets and a running loop.
             self._executor = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
