@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import math
 import sys
@@ -213,6 +214,13 @@ async def get_qr(code: str, request: Request) -> Response:
 def get_content(board: str = "jungle", lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """How to play and the FAQ, built from the board and rule data the engine uses, in the
     words of the language ``lang`` (one of /api/config's languages)."""
+    return _content(board, lang)
+
+
+@functools.lru_cache(maxsize=64)
+def _content(board: str, lang: str) -> dict[str, Any]:
+    # Only shipped boards and shipped languages get here (anything else is refused, and a
+    # refusal is not kept): at most 5 x 5 pages of about 7 KB. Shared: never change it.
     return build_content(board_named(board), lang)
 
 
