@@ -98,7 +98,7 @@ class ComputePool:
         loop = asyncio.get_running_loop()
         try:
             future = self._pool().submit(timed, work, *args)
-        except BrokenProcessPool:
+        except BrokenProcessPool:  # the worker died on an earlier request
             future = self._restart().submit(timed, work, *args)
 
         def ended(finished: Future[Outcome]) -> None:
@@ -111,8 +111,7 @@ class ComputePool:
         try:
             outcome = await asyncio.wrap_future(future)
         except BrokenProcessPool:
-            self._restart()
-            log.error("the compute worker died; it is started again")
+            log.error("the compute worker died; the next request starts another")
             raise ProtocolError("internal", "the server failed; nothing changed") from None
         if outcome.refusal is not None:
             code, message, retry_after = outcome.refusal
