@@ -102,7 +102,25 @@ def measure(name: str, work: Callable[[], Any]) -> None:
     )
 
 
+def blas_threads() -> None:
+    """A 101 x 101 product (a chain's step) with BLAS's threads as numpy starts them, then
+    on one thread, as the server and its worker run it. Run it on a busy machine too."""
+    import numpy as np  # noqa: PLC0415
+    from threadpoolctl import threadpool_info  # noqa: PLC0415
+
+    matrix = np.random.default_rng(1).random((101, 101))
+    threads = max(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+    for label in (f"{threads} BLAS threads", "1 BLAS thread"):
+        started = time.perf_counter()
+        for _ in range(200):
+            matrix @ matrix
+        each = (time.perf_counter() - started) / 200
+        print(f"a 101 x 101 product, {label}: {each * 1000:.3f} ms")
+        use_one_blas_thread()
+
+
 def main() -> None:
+    blas_threads()
     use_one_blas_thread()  # as the compute worker does
     markov._shipped_keys()  # read once per worker: the shipped boards' files
     story_body = longest(EDGE)
