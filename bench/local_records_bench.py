@@ -2,7 +2,8 @@
 
 The page posts the record (POST /api/records/odds while the odds are shown, and
 /api/records/story once for a finished game's chart); the server replays it and works
-the figures out. This times both on one seeded 3-seat Classic game on the jungle board:
+the figures out (``server/stories.py``, in the compute worker; the hop to it is not
+timed here). This times both on one seeded 3-seat Classic game on the jungle board:
 
     python bench/local_records_bench.py
 """
@@ -16,9 +17,7 @@ import time
 
 from snakes.engine import Roll, apply, new_game
 from snakes.engine.record import GameRecord, SeatInfo
-from snakes.server.rooms.views import _odds as odds_cache
-from snakes.server.transport.records import _odds
-from snakes.server.transport.story import story_data
+from snakes.server.stories import posted_odds, posted_story
 
 
 def _game(seed: int = 1) -> list[Roll]:
@@ -44,19 +43,19 @@ def main() -> None:
     text = json.dumps(record.to_data(), separators=(",", ":"))
     print(f"{len(actions)} actions, a {len(text)}-byte record")
     start = time.perf_counter()
-    story_data(json.dumps(record.to_data()))
+    posted_story(json.dumps(record.to_data()).encode())
     print(f"story, chains cold: {(time.perf_counter() - start) * 1000:.0f} ms")
     warm = []
     for cut in range(1, 6):
         start = time.perf_counter()
-        story_data(json.dumps(_record(actions[:-cut]).to_data()))
+        posted_story(json.dumps(_record(actions[:-cut]).to_data()).encode())
         warm.append((time.perf_counter() - start) * 1000)
     print(f"story, warm: median {statistics.median(warm):.0f} ms")
-    odds_cache.cache_clear()
     times = []
     for n in range(1, len(actions)):
+        body = json.dumps(_record(actions[:n]).to_data()).encode()
         start = time.perf_counter()
-        _odds(_record(actions[:n]))
+        posted_odds(body)
         times.append((time.perf_counter() - start) * 1000)
     print(f"odds per request (every state of the game): median {statistics.median(times):.2f} ms")
 

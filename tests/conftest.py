@@ -44,3 +44,11 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 from tests.support.redis_fixtures import prefix, redis_url  # noqa: E402  (shared fixtures)
 
 __all__ = ["prefix", "redis_url", "server"]
+
+
+def pytest_configure() -> None:
+    # As the server does: numpy's BLAS on one thread, or the in-process analysis tests'
+    # small matrix products crawl while the other test processes keep the cores busy.
+    from snakes.analysis import use_one_blas_thread
+
+    use_one_blas_thread()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
-from snakes.analysis import TurnChain, UnfinishableBoard, turns_law
-from snakes.analysis.moves import roll_table, stuck_squares
-from snakes.boards import load_board
+from snakes.analysis import TurnChain, UnfinishableBoard, markov, turns_law
+from snakes.analysis.markov import BUDGET_MASS, BoardTooSlow, check_budget
+from snakes.analysis.moves import chain_key, roll_table, stuck_squares
+from snakes.boards import load_board, shipped_boards
 from snakes.engine import FINISH, JUNGLE, Board, Rules, make_board
 from tests.analysis.helpers import ALL_RULES, BOARDS, rules_id, turn_ends
 
@@ -102,10 +105,49 @@ def test_a_board_that_can_trap_a_token_for_ever_is_refused() -> None:
 def test_squares_no_game_reaches_do_not_stop_a_board_from_being_analysed() -> None:
     # 94-98 are snake heads and 99 is a ladder bottom to 100: the only way home is to
     # land on 99. No square is a trap, though nearly every road leads back down.
-    board = make_board("narrow", [(99, 100)], [(94 + i, 50 + i) for i in range(5)])
+    board = make_board("narrow", [(99, 100)], [(94 + i, 80 + i) for i in range(5)])
     law = turns_law(board, Rules())
     assert law.tail < 1e-12
     assert law.mean > turns_law(make_board("bare", [], []), Rules()).mean
+
+
+def test_a_board_too_slow_to_work_out_is_refused_before_its_chain_is_built() -> None:
+    # The same narrow road, but each snake drops to 50-54: a game lasts 240 turns on
+    # average, and after the budget's 2,000 turns 1.3e-4 of the chance is still out.
+    board = make_board("narrow", [(99, 100)], [(94 + i, 50 + i) for i in range(5)])
+    with pytest.raises(BoardTooSlow, match="lasts 240 turns on average") as refused:
+        TurnChain.of(board, Rules())
+    assert refused.value.code == "board_too_slow"
+    assert BUDGET_MASS < refused.value.unfinished < 2e-4
+
+
+def test_every_shipped_board_fits_the_analysis_budget_under_every_house_rule() -> None:
+    for shipped in shipped_boards():
+        for exact, six in itertools.product((True, False), repeat=2):
+            rules = Rules(exact_finish=exact, six_again=six)
+            check_budget(shipped.board, rules)
+            assert TurnChain.of(shipped.board, rules).tail < 1e-12, (shipped.name, rules)
+
+
+def test_a_board_almost_never_finished_is_refused_and_keeps_nothing() -> None:
+    # Snakes on every square but 4, 9, ..., 94, each back to 4: finishable, but a game
+    # lasts about 3e14 turns. Its chain was once followed to 50,000 turns (1 s of CPU and
+    # 121 MB, kept); now one matrix power refuses it (docs/SECURITY.md has the figures).
+    slow = make_board("slow", [], [(s, 4) for s in range(5, 100) if s % 5 != 4])
+    with pytest.raises(BoardTooSlow, match=r"lasts 294,778,\d{3},\d{3},\d{3} turns"):
+        TurnChain.of(slow, Rules())
+    assert chain_key(slow, Rules()) not in markov._custom_chains
+
+
+def test_custom_boards_chains_are_bounded_in_bytes_and_leave_the_shipped_ones_alone() -> None:
+    jungle = TurnChain.of(JUNGLE, Rules())
+    kept = []
+    for end in range(60, 80):  # twenty different boards, each a chain of its own
+        board = make_board("custom", [(3, end)], [(97, 2)])
+        kept.append(TurnChain.of(board, Rules()))
+    assert markov._custom_chains.currsize <= markov.CUSTOM_CHAIN_BYTES
+    assert len(markov._custom_chains) < len(kept)  # the oldest went
+    assert TurnChain.of(JUNGLE, Rules()) is jungle
 
 
 def test_chains_are_built_once_per_board_and_house_rules() -> None:

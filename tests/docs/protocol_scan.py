@@ -91,7 +91,9 @@ def scan(root: Path = SRC) -> Protocol:
                     event = _str(fields["kind"].value)
                     if event is not None and event != "event":
                         found.engine_events[event] = set(fields) - {"kind"}
-                code = _error_code_of(node) if relative.startswith("engine/") else None
+                code = (
+                    _error_code_of(node) if relative.startswith(("engine/", "analysis/")) else None
+                )
                 if code is not None:
                     found.error_codes.setdefault(code, set()).add(_where(root, path, node))
             elif isinstance(node, ast.Call):

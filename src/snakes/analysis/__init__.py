@@ -8,7 +8,16 @@
 [0.34, 0.333, 0.327]
 """
 
-from snakes.analysis.markov import TurnChain, TurnsLaw, UnfinishableBoard, turns_law
+from snakes.analysis.markov import (
+    BoardTooSlow,
+    TurnChain,
+    TurnsLaw,
+    UnanalysableBoard,
+    UnfinishableBoard,
+    check_budget,
+    turns_law,
+    use_one_blas_thread,
+)
 from snakes.analysis.odds import (
     Analysis,
     analyze,
@@ -21,14 +30,18 @@ from snakes.analysis.odds import (
 
 __all__ = [
     "Analysis",
+    "BoardTooSlow",
     "TurnChain",
     "TurnsLaw",
+    "UnanalysableBoard",
     "UnfinishableBoard",
     "analyze",
+    "check_budget",
     "live_odds",
     "live_place_chances",
     "place_chances",
     "play_order",
     "turns_law",
+    "use_one_blas_thread",
     "win_by_turn",
 ]

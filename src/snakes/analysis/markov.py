@@ -21,11 +21,16 @@ True
 
 from __future__ import annotations
 
+import math
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import LRUCache
+from threadpoolctl import threadpool_limits
 
 from snakes.analysis.moves import (
     SQUARES,
@@ -45,11 +50,39 @@ Matrix = npt.NDArray[np.float64]
 TAIL = 1e-12
 """The chain is followed until less than this much probability is still unfinished."""
 
-MAX_TURNS = 50_000
-"""A board so slow that this many turns leave more than ``TAIL`` unfinished is reported."""
+BUDGET_TURNS = 2_000
+BUDGET_MASS = 1e-9
+"""The analysis budget: a board is worked out only if, under the house rules in play, at
+most ``BUDGET_MASS`` of the chance is still unfinished after ``BUDGET_TURNS`` turns, from
+every square a game can reach. Every shipped board fits with room to spare (the slowest,
+Treacherous without six-again, needs 1,375 turns); a board that does not is refused with
+:class:`BoardTooSlow` before its chain is built, at the cost of one matrix power."""
+
+MAX_TURNS = 3_000
+"""The chain is never followed further: with ``BUDGET_TURNS`` passed, the tail shrinks
+geometrically, and 1.5 times as many turns take ``1e-9`` below ``TAIL``. This bounds one
+chain at 3 x 101 x 3,001 floats (7.3 MB) and its build at 3,000 small matrix products."""
 
 
-class UnfinishableBoard(ValueError):
+def use_one_blas_thread() -> None:
+    """Run numpy's BLAS (OpenBLAS) on one thread in this process.
+
+    The chains' matrices are 101 x 101: a product takes 0.05 ms on one thread. OpenBLAS
+    starts a thread per core and has them spin while they wait, so with the machine's
+    cores busy (a game server's event loop, other processes) the same product took
+    36 ms, 800 times as long. The server, its compute worker and the command line call
+    this before working anything out.
+    """
+    threadpool_limits(1, user_api="blas")
+
+
+class UnanalysableBoard(ValueError):
+    """A board whose exact analysis is refused; ``code`` (a protocol error code) says why."""
+
+    code: ClassVar[str]
+
+
+class UnfinishableBoard(UnanalysableBoard):
     """A token can reach a square from which it can never get to 100."""
 
     code = "unfinishable_board"
@@ -60,6 +93,26 @@ class UnfinishableBoard(ValueError):
         super().__init__(
             f"a token on square(s) {shown} can never reach {FINISH} (every way there is "
             "blocked), so a game on this board need never end"
+        )
+
+
+class BoardTooSlow(UnanalysableBoard):
+    """Games on this board take so long that their analysis would not fit its budget."""
+
+    code = "board_too_slow"
+
+    def __init__(self, unfinished: float, mean_turns: float) -> None:
+        self.unfinished = unfinished
+        self.mean_turns = mean_turns
+        typical = (
+            f"; a game here lasts {mean_turns:,.0f} turns on average"
+            if math.isfinite(mean_turns)
+            else ""
+        )
+        super().__init__(
+            f"games on this board take too long to work out: after {BUDGET_TURNS:,} turns "
+            f"a token is still short of {FINISH} with a chance of {unfinished:.2g} (at most "
+            f"{BUDGET_MASS:g} is allowed){typical}"
         )
 
 
@@ -112,6 +165,12 @@ class TurnChain:
         return _chain(chain_key(board, rules))
 
     @property
+    def nbytes(self) -> int:
+        """The bytes its arrays hold."""
+        arrays = (*self.turn_matrices, self.cdf_by_sixes, self.mean_turns, self.sd_turns)
+        return sum(array.nbytes for array in arrays)
+
+    @property
     def turn_matrix(self) -> Matrix:
         """The transition matrix of one whole turn started afresh (101 x 101)."""
         return self.turn_matrices[0]
@@ -131,18 +190,53 @@ class TurnChain:
         return np.diff(self.cdf_by_sixes[sixes, square], prepend=0.0)
 
 
-def _build(key: ChainKey) -> TurnChain:
+def _checked(key: ChainKey) -> tuple[RollTable, list[Matrix], npt.NDArray[np.bool_]]:
+    """The board's roll table, turn matrices and live squares, once it is known to fit
+    the analysis budget: :class:`UnfinishableBoard` or :class:`BoardTooSlow` otherwise."""
     board = Board(name="analysis", jumps=dict(key[0]))
     table = roll_table(board, Rules(exact_finish=key[1], six_again=key[2]))
     stuck = stuck_squares(table)
     if stuck:
         raise UnfinishableBoard(stuck)
     matrices = _turn_matrices(table)
-    turn = matrices[0]
-    # Only squares a game can really reach count for the tail; the others (ladder bottoms,
-    # snake heads, squares jumped over) keep their rows but never hold a token.
+    # Only squares a game can really reach count; the others (ladder bottoms, snake heads,
+    # squares jumped over) keep their rows but never hold a token.
     live = np.zeros(SQUARES, dtype=bool)
     live[sorted(reachable_from_start(table) - {FINISH})] = True
+    unfinished = _unfinished_after(matrices, live, BUDGET_TURNS)
+    if unfinished > BUDGET_MASS:
+        mean, _ = _moments(matrices[0], _sure_to_finish(table))
+        raise BoardTooSlow(unfinished, float(mean[0]))
+    return table, matrices, live
+
+
+def _unfinished_after(matrices: list[Matrix], live: npt.NDArray[np.bool_], turns: int) -> float:
+    """The most chance still short of 100 after ``turns`` turns, from any live square at
+    any sixes count: ``1 - cdf_by_sixes[:, live, turns]``, by repeated squaring (about 20
+    products of 101 x 101 matrices) rather than ``turns`` steps."""
+    after = np.linalg.matrix_power(matrices[0], turns - 1)
+    return max(float(np.max(1.0 - (first @ after)[live, FINISH])) for first in matrices)
+
+
+def check_budget(board: Board, rules: Rules) -> None:
+    """Refuse a board whose analysis would not fit the budget (``BUDGET_TURNS``,
+    ``BUDGET_MASS``): :class:`UnfinishableBoard` or :class:`BoardTooSlow`. A millisecond
+    or two, whatever the board; the same rule :meth:`TurnChain.of` applies.
+
+    >>> from snakes.engine import JUNGLE
+    >>> check_budget(JUNGLE, Rules())  # fits: nothing to say
+    >>> slow = Board(name="slow", jumps={s: 4 for s in range(5, 100) if s % 5 != 4})
+    >>> check_budget(slow, Rules())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    snakes.analysis.markov.BoardTooSlow: games on this board take too long to work out: ...
+    """
+    _checked_cached(chain_key(board, rules))
+
+
+def _build(key: ChainKey) -> TurnChain:
+    table, matrices, live = _checked_cached(key)
+    turn = matrices[0]
 
     columns = [np.zeros(SQUARES)]
     columns[0][FINISH] = 1.0
@@ -205,9 +299,50 @@ def _moments(turn: Matrix, good: list[int]) -> tuple[Vector, Vector]:
     return mean, sd
 
 
-@lru_cache(maxsize=32)
+CUSTOM_CHAIN_BYTES = 16 * 2**20
+"""What the chains of boards that do not ship with the game may hold together (two at the
+budget's limit, a dozen of a usual size); the least recently used go first. The chains
+of the shipped boards are kept apart, for good: there are few of them (25 MB for all
+five under all four house-rule sets), and a stranger's boards must not push out the ones
+every room plays on."""
+
+_custom_chains: LRUCache[ChainKey, TurnChain] = LRUCache(
+    maxsize=CUSTOM_CHAIN_BYTES, getsizeof=lambda chain: chain.nbytes
+)
+_shipped_chains: dict[ChainKey, TurnChain] = {}
+_chains_lock = threading.Lock()
+
+
 def _chain(key: ChainKey) -> TurnChain:
-    return _build(key)
+    with _chains_lock:
+        found = _shipped_chains.get(key) or _custom_chains.get(key)
+    if found is not None:
+        return found
+    chain = _build(key)  # outside the lock: two threads may build the same chain, once each
+    with _chains_lock:
+        if key in _shipped_keys():
+            _shipped_chains[key] = chain
+        elif chain.nbytes <= CUSTOM_CHAIN_BYTES:
+            _custom_chains[key] = chain
+    return chain
+
+
+@lru_cache(maxsize=1)
+def _shipped_keys() -> frozenset[ChainKey]:
+    """The chain keys of every shipped board under every house-rule set."""
+    from snakes.boards import shipped_boards  # noqa: PLC0415 - the boards import this package
+
+    return frozenset(
+        chain_key(shipped.board, Rules(exact_finish=exact, six_again=six))
+        for shipped in shipped_boards()
+        for exact in (True, False)
+        for six in (True, False)
+    )
+
+
+@lru_cache(maxsize=4)  # about 350 KB an entry: a roll table and three 101 x 101 matrices
+def _checked_cached(key: ChainKey) -> tuple[RollTable, list[Matrix], npt.NDArray[np.bool_]]:
+    return _checked(key)
 
 
 @dataclass(frozen=True, slots=True)

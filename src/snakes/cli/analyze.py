@@ -75,13 +75,15 @@ def analyze(
     A turn is one player's go, bonus rolls included. The figures are exact up to a tail
     of less than 1e-12, which is reported.
     """
-    from snakes.analysis import UnfinishableBoard  # noqa: PLC0415 - numpy loads on demand
-    from snakes.analysis import analyze as run  # noqa: PLC0415
+    from snakes.analysis import UnanalysableBoard, use_one_blas_thread  # noqa: PLC0415
+    from snakes.analysis import analyze as run  # noqa: PLC0415 - numpy loads on demand
+
+    use_one_blas_thread()
 
     rules = rules_from(mode, no_exact_finish, no_six_again)
     try:
         result = run(board, rules, players)
-    except UnfinishableBoard as error:
+    except UnanalysableBoard as error:
         raise click.BadParameter(str(error), param_hint="--board") from None
     if plot is not None:
         from snakes.analysis.plot import plot_analysis  # noqa: PLC0415 - matplotlib is slow
@@ -172,8 +174,10 @@ def boards_command(no_exact_finish: bool, no_six_again: bool, as_json: bool) -> 
     Turns are one player's turns to reach 100: pick a board whose 90th percentile fits
     the time you have. Use one with --board NAME in analyze and simulate.
     """
-    from snakes.analysis import turns_law  # noqa: PLC0415
+    from snakes.analysis import turns_law, use_one_blas_thread  # noqa: PLC0415
     from snakes.boards import shipped_boards  # noqa: PLC0415
+
+    use_one_blas_thread()
 
     rules = Rules(exact_finish=not no_exact_finish, six_again=not no_six_again)
     rows = []

@@ -252,6 +252,15 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     help="Rooms all addresses together may create a minute (0: no limit).",
 )
 @click.option(
+    "--compute-limit",
+    show_envvar=True,
+    envvar="SNAKES_COMPUTE_LIMIT",
+    type=click.FloatRange(0, 3600),
+    default=2.0,
+    show_default=True,
+    help="CPU seconds of stories, odds and QR codes one address may cost a minute (0: no limit).",
+)
+@click.option(
     "--max-rooms",
     show_envvar=True,
     envvar="SNAKES_MAX_ROOMS",
@@ -402,6 +411,7 @@ def serve(
     room_limit: int,
     room_limit_hour: int,
     room_limit_total: int,
+    compute_limit: float,
     max_rooms: int,
     allowed_hosts: tuple[str, ...],
     max_connections: int,
@@ -471,6 +481,7 @@ def serve(
         room_limit=room_limit,
         room_limit_hour=room_limit_hour,
         room_limit_total=room_limit_total,
+        compute_limit=compute_limit,
         max_rooms=max_rooms,
         allowed_hosts=allowed_hosts,
         max_connections=max_connections,

@@ -24,15 +24,17 @@ def _better(swing: float) -> str:
 
 def print_story(path: Path, *, plot: Path | None, as_json: bool) -> None:
     """Print every move of the record at ``path`` and each seat's odds after it."""
-    from snakes.analysis import UnfinishableBoard  # noqa: PLC0415 - numpy loads on demand
-    from snakes.analysis.story import game_story  # noqa: PLC0415
+    from snakes.analysis import UnanalysableBoard, use_one_blas_thread  # noqa: PLC0415
+    from snakes.analysis.story import game_story  # noqa: PLC0415 - numpy loads on demand
+
+    use_one_blas_thread()
 
     try:
         record = GameRecord.from_json(path.read_text(encoding="utf-8"))
         story = game_story(record)
     except (OSError, UnicodeDecodeError) as error:
         raise click.BadParameter(f"cannot read {path}: {error}", param_hint="--record") from None
-    except (RecordError, UnfinishableBoard) as error:
+    except (RecordError, UnanalysableBoard) as error:
         raise click.BadParameter(f"{path}: {error}", param_hint="--record") from None
     if plot is not None:
         from snakes.analysis.story_plot import plot_story  # noqa: PLC0415 - matplotlib is slow

@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from snakes import __version__
+from snakes.analysis import use_one_blas_thread
 from snakes.server.backends.interfaces import Backend
 from snakes.server.backends.local import LocalBackend
 from snakes.server.backends.sqlite import SQLiteLog
@@ -30,6 +31,7 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api, config, protocol_schema, records, static, story
 from snakes.server.transport.bodylimit import BodyLimit
+from snakes.server.transport.compute import Compute, ComputeBudget, ComputePool
 from snakes.server.transport.gamesocket import SocketPolicy
 from snakes.server.transport.headers import SecurityHeaders
 from snakes.server.transport.http_errors import document_errors, install_error_handlers
@@ -70,6 +72,7 @@ def static_dir() -> Path:
 
 
 def create_app(settings: Settings) -> FastAPI:
+    use_one_blas_thread()  # the rooms' live odds are worked out on the event loop
     # Nodes sharing Redis share wall-clock deadlines; tests move time by hand.
     clock: Clock = WallClock() if settings.redis_url else SystemClock()
     dice: RoomDice = ServerDice()
@@ -95,6 +98,7 @@ def create_app(settings: Settings) -> FastAPI:
             purging.cancel()
             metrics.gc.remove()
             await runtime.stop()
+            app.state.compute.pool.close()
 
     app = FastAPI(
         title="Snakes & Ladders",
@@ -113,6 +117,7 @@ def create_app(settings: Settings) -> FastAPI:
         settings.room_limit_total,
         settings.max_rooms,
     )
+    app.state.compute = Compute(ComputePool(), ComputeBudget(settings.compute_limit))
     app.state.metrics = metrics = Metrics(lambda: getattr(app.state, "runtime", None))
     app.include_router(api.router)
     app.include_router(protocol_schema.router)

@@ -58,6 +58,9 @@ class Settings:
     """Rooms one client address (an IPv6 /64) may create an hour (0: no limit)."""
     room_limit_total: int = 600
     """Rooms all addresses together may create a minute (0: no limit)."""
+    compute_limit: float = 2.0
+    """CPU seconds of stories, odds and QR codes one client address (an IPv6 /64) may cost
+    the server a minute, measured as they are worked out (0: no limit)."""
     max_rooms: int = 20_000
     """Rooms this process holds at once; creating one more is refused (0: no limit)."""
     allowed_hosts: tuple[str, ...] = ()

@@ -188,11 +188,17 @@ def countdown_view(room: Room, *, now: float, wall: float, paused: bool) -> dict
 
 @functools.lru_cache(maxsize=4096)
 def _odds(game: GameState | None) -> dict[str, Any] | None:
-    """Each seat's exact chance to win (Classic) or expected place (Last One Standing).
+    """:func:`odds_of`, worked out once per game state: every viewer of a room, and every
+    room in the same position on the same board, shares it. Shared: never change it.
 
-    Worked out once per game state: every viewer of a room, and every room in the same
-    position on the same board, shares it. Shared: never change it.
+    Rooms play shipped boards only, so an entry is a few hundred bytes beside a board
+    every entry shares; a posted record's custom board never comes here.
     """
+    return odds_of(game)
+
+
+def odds_of(game: GameState | None) -> dict[str, Any] | None:
+    """Each seat's exact chance to win (Classic) or expected place (Last One Standing)."""
     if game is None or game.over:
         return None
     try:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
-import io
 import math
 import sys
 import tracemalloc
@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Awaitable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
-import segno
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -20,9 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from snakes.server.boards import board_catalogue, board_named
 from snakes.server.codes import normalise_code
 from snakes.server.content import build_content
+from snakes.server.invite_qr import qr_svg
 from snakes.server.languages import DEFAULT as DEFAULT_LANGUAGE
 from snakes.server.rooms.model import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
 from snakes.server.runtime.runtime import RoomRuntime
+from snakes.server.transport.compute import Compute
 from snakes.server.transport.limits import MISS_CODES, LookupLimiter, RoomBudget
 from snakes.server.transport.protocol import ProtocolError, RulesIn
 
@@ -204,17 +205,22 @@ async def get_record(
 async def get_qr(code: str, request: Request) -> Response:
     """A QR code of the room's invite link, for phones."""
     view = await get_room(code, request)
-    buffer = io.BytesIO()
-    segno.make(view["invite_url"], error="m").save(
-        buffer, kind="svg", scale=6, border=2, dark="#14301c", light="#ffffff", xmldecl=False
-    )
-    return Response(buffer.getvalue(), media_type="image/svg+xml")
+    compute: Compute = request.app.state.compute
+    image: bytes = await compute.run(client_address(request), qr_svg, view["invite_url"])
+    return Response(image, media_type="image/svg+xml")
 
 
 @router.get("/api/content", responses=_ERRORS)
 def get_content(board: str = "jungle", lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """How to play and the FAQ, built from the board and rule data the engine uses, in the
     words of the language ``lang`` (one of /api/config's languages)."""
+    return _content(board, lang)
+
+
+@functools.lru_cache(maxsize=64)
+def _content(board: str, lang: str) -> dict[str, Any]:
+    # Only shipped boards and shipped languages get here (anything else is refused, and a
+    # refusal is not kept): at most 5 x 5 pages of about 7 KB. Shared: never change it.
     return build_content(board_named(board), lang)
 
 
@@ -336,6 +342,8 @@ _STATUS = {
     "unavailable": 503,
     "outcome_unknown": 503,
     "busy": 503,
+    "board_too_slow": 422,
+    "unfinishable_board": 422,
     "internal": 500,
     # The web framework's own refusals, typed by transport/http_errors.py.
     "not_found": 404,
@@ -351,9 +359,11 @@ def protocol_error_response(
     error: ProtocolError, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
     status = _STATUS.get(error.code, 400)
-    retry = math.ceil(error.retry_after) if error.retry_after is not None else 60
+    if status == 429 or error.retry_after is not None:
+        retry = math.ceil(error.retry_after) if error.retry_after is not None else 60
+        headers = {**(headers or {}), "Retry-After": str(retry)}
     return JSONResponse(
         {"error": {"code": error.code, "message": error.message}},
         status_code=status,
-        headers={"Retry-After": str(retry)} if status == 429 else headers,
+        headers=headers,
     )

@@ -30,6 +30,14 @@ UNREADABLE = "body: not JSON this server can read (nested too deep, or a number 
 NOT_JSON = "body: a JSON object, sent with Content-Type: application/json"
 
 
+class MalformedBody(ProtocolError):
+    """A body a route reads itself that is not a JSON object: 422 ``bad_request``, as
+    FastAPI's own refusals of a body are."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad_request", message)
+
+
 def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
     """Typed errors for the game's refusals, the framework's and a crash."""
 
@@ -47,6 +55,11 @@ def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
     async def _protocol_error(_: Request, error: Exception) -> Response:
         assert isinstance(error, ProtocolError)
         return refuse(error)
+
+    @app.exception_handler(MalformedBody)
+    async def _malformed(_: Request, error: Exception) -> Response:
+        assert isinstance(error, MalformedBody)
+        return malformed(error.message)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: Exception) -> Response:

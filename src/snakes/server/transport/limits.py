@@ -72,11 +72,12 @@ class Buckets:
         tokens = self._tokens(key, self._clock())
         return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
 
-    def spend(self, key: str) -> None:
+    def spend(self, key: str, amount: float = 1.0) -> None:
+        """Take ``amount`` tokens (a bucket may go below empty: it refills from there)."""
         if self.capacity <= 0:
             return
         now = self._clock()
-        self._buckets[key] = (self._tokens(key, now) - 1, now)
+        self._buckets[key] = (self._tokens(key, now) - amount, now)
         self._buckets.move_to_end(key)
         while len(self._buckets) > MAX_TRACKED:
             self._buckets.popitem(last=False)
