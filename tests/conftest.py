@@ -4,6 +4,12 @@
 process alone (engine, rooms, the runtime on its memory backends, analysis, docs,
 doctests). A test is marked when it lives in a folder whose tests start servers,
 browsers or Redis nodes, or when it uses a fixture that starts one.
+
+Hypothesis profiles (docs/TESTING.md, "A property test never asserts what its draws
+reached"): with ``CI`` set, hypothesis loads its own ``ci`` profile (the same draws every
+run of one tree, no example database). ``--hypothesis-profile=explore`` draws afresh with
+no database, as a fresh clone does; ``--hypothesis-profile=fixed`` runs only the
+explicit examples, the cases each property test must cover.
 """
 
 from __future__ import annotations
@@ -12,8 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, settings
 
 from tests.support.server import TEST_FLAGS, ServerProcess, running_server
+
+settings.register_profile("explore", derandomize=False, database=None)
+settings.register_profile("fixed", phases=[Phase.explicit])
 
 # Folders whose every test starts a server, a browser or a Redis of its own.
 _PROCESS_FOLDERS = frozenset(
