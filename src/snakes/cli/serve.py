@@ -225,6 +225,15 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     help="Unknown room codes all addresses together may try a minute (0: no limit).",
 )
 @click.option(
+    "--lookup-limit-network",
+    show_envvar=True,
+    envvar="SNAKES_LOOKUP_LIMIT_NETWORK",
+    type=click.IntRange(0, 1_000_000),
+    default=120,
+    show_default=True,
+    help="Unknown room codes one network (IPv4 /24, IPv6 /48) may try a minute (0: no limit).",
+)
+@click.option(
     "--room-limit",
     show_envvar=True,
     envvar="SNAKES_ROOM_LIMIT",
@@ -399,6 +408,7 @@ def serve(
     access_log: bool,
     lookup_limit: int,
     lookup_limit_total: int,
+    lookup_limit_network: int,
     room_limit: int,
     room_limit_hour: int,
     room_limit_total: int,
@@ -468,6 +478,7 @@ def serve(
         log_format=log_format,
         lookup_limit=lookup_limit,
         lookup_limit_total=lookup_limit_total,
+        lookup_limit_network=lookup_limit_network,
         room_limit=room_limit,
         room_limit_hour=room_limit_hour,
         room_limit_total=room_limit_total,

@@ -106,7 +106,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.clock = clock
     app.state.dice = dice
-    app.state.lookups = LookupLimiter(settings.lookup_limit, settings.lookup_limit_total)
+    app.state.lookups = LookupLimiter(
+        settings.lookup_limit,
+        settings.lookup_limit_total,
+        network_per_minute=settings.lookup_limit_network,
+    )
     app.state.rooms_budget = RoomBudget(
         settings.room_limit,
         settings.room_limit_hour,

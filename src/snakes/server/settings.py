@@ -51,7 +51,10 @@ class Settings:
     lookup_limit: int = 30
     """Unknown room codes one client address (an IPv6 /64) may look up a minute (0: no limit)."""
     lookup_limit_total: int = 600
-    """Unknown room codes all addresses together may look up a minute (0: no limit)."""
+    """Unknown room codes all addresses together may look up a minute (0: no limit); once
+    they have, an address may miss once a minute, and the others are never refused."""
+    lookup_limit_network: int = 120
+    """Unknown room codes one network (an IPv4 /24, an IPv6 /48) may look up a minute."""
     room_limit: int = 20
     """Rooms one client address (an IPv6 /64) may create a minute (0: no limit)."""
     room_limit_hour: int = 200
