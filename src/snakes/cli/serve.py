@@ -67,6 +67,16 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
 
+DEBUG_TOKEN_MIN = 16
+
+
+def _debug_token(_: click.Context, __: click.Parameter, value: str | None) -> str | None:
+    """A token short enough to guess would open the heap's figures to anyone."""
+    if value is not None and len(value) < DEBUG_TOKEN_MIN:
+        raise click.BadParameter(f"at least {DEBUG_TOKEN_MIN} characters")
+    return value or None
+
+
 @click.command()
 @click.option(
     "--host",
@@ -378,7 +388,24 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
 @click.option("--worker", "is_worker", is_flag=True, hidden=True)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
 @click.option(
-    "--debug-stats", show_envvar=True, envvar="SNAKES_DEBUG_STATS", is_flag=True, hidden=True
+    "--debug-stats-token",
+    show_envvar=True,
+    envvar="SNAKES_DEBUG_STATS_TOKEN",
+    type=click.STRING,
+    default=None,
+    metavar="TOKEN",
+    callback=_debug_token,
+    help="Serve heap and task counts at /debug/stats to requests that carry this token "
+    "(Authorization: Bearer TOKEN; 16 characters or more); without it, no such path.",
+)
+@click.option(
+    "--debug-stats-interval",
+    show_envvar=True,
+    envvar="SNAKES_DEBUG_STATS_INTERVAL",
+    type=click.FloatRange(0, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds between two walks of the heap by /debug/stats (0: one every call).",
 )
 @click.option(
     "--debug-tracemalloc/--no-debug-tracemalloc",
@@ -426,7 +453,8 @@ def serve(
     event_loop: str,
     is_worker: bool,
     open_browser: bool,
-    debug_stats: bool,
+    debug_stats_token: str | None,
+    debug_stats_interval: float,
     debug_tracemalloc: bool,
     test_hooks: bool,
 ) -> None:
@@ -493,7 +521,8 @@ def serve(
         redis_window=redis_window_ms / 1000,
         redis_timeout=redis_timeout,
         access_log=access_log,
-        debug_stats=debug_stats,
+        debug_stats_token=debug_stats_token,
+        debug_stats_interval=debug_stats_interval,
         debug_tracemalloc=debug_tracemalloc,
         test_hooks=test_hooks,
     )

@@ -30,6 +30,7 @@ from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api, config, protocol_schema, records, static, story
 from snakes.server.transport.bodylimit import BodyLimit
+from snakes.server.transport.debug import DebugStats, debug_stats
 from snakes.server.transport.gamesocket import SocketPolicy
 from snakes.server.transport.headers import SecurityHeaders
 from snakes.server.transport.http_errors import document_errors, install_error_handlers
@@ -82,7 +83,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if settings.debug_stats and settings.debug_tracemalloc and not tracemalloc.is_tracing():
+        tracing = settings.debug_stats_token and settings.debug_tracemalloc
+        if tracing and not tracemalloc.is_tracing():
             tracemalloc.start()
         runtime = build_runtime(settings, clock, dice)
         await runtime.start()
@@ -125,8 +127,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(config.router)
     if hooks is not None:
         app.include_router(hooks.router)
-    if settings.debug_stats:
-        app.add_api_route("/debug/stats", api.debug_stats, include_in_schema=False)
+    if settings.debug_stats_token:
+        app.state.debug_stats = DebugStats(
+            settings.debug_stats_token, settings.debug_stats_interval
+        )
+        app.add_api_route("/debug/stats", debug_stats, include_in_schema=False)
 
     install_error_handlers(app, metrics)
     app.add_middleware(

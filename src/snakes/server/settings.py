@@ -90,10 +90,13 @@ class Settings:
     answered within this too (``outcome_unknown`` when a change may have been made)."""
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
-    debug_stats: bool = False
-    """Opt-in: heap, garbage collector and asyncio task counts at /debug/stats."""
+    debug_stats_token: str | None = None
+    """Opt-in: heap, garbage collector and asyncio task counts at /debug/stats, for
+    requests that carry this token (``Authorization: Bearer TOKEN``); none, no such path."""
+    debug_stats_interval: float = 10.0
+    """Seconds between two walks of the heap by /debug/stats (0: a walk every call)."""
     debug_tracemalloc: bool = True
-    """With debug_stats: trace the Python heap too (exact, but several times slower)."""
+    """With /debug/stats: trace the Python heap too (exact, but several times slower)."""
     test_hooks: bool = False
     """Test-only: a manual clock and scripted dice behind /_test/ endpoints."""
 
