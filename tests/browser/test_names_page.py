@@ -14,10 +14,10 @@ import pytest
 import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from snakes.server.rooms.names import InvalidName, clean_name
-from tests.browser.helpers import module_url
+from tests.browser.helpers import module_url, open_setup, snap, start_game
 from tests.server.test_names import DIFFERENT, EMOJI_NAMES, HIDDEN, INVISIBLE
 
 pytestmark = pytest.mark.browser
@@ -129,3 +129,26 @@ def test_mixtures_of_every_kind_of_character_get_the_same_answer(
     home: Page, names: list[str]
 ) -> None:
     _agree(home, names)
+
+
+def test_setup_refuses_an_invisible_name_and_starts_with_a_family_emoji(page: Page) -> None:
+    """The six "Host" seats of a lobby, in a Pass & Play setup: the second is refused on
+    the spot, in words; a family emoji is a name like any other."""
+    open_setup(page, "pass")
+    names = page.get_by_test_id("seat-name")
+    names.nth(0).fill("Host")
+    names.nth(1).fill("Host\U000e0100")
+    names.nth(1).blur()
+    error = page.locator("#" + str(names.nth(1).get_attribute("aria-describedby")))
+    expect(error).to_have_text("Names cannot contain invisible characters.")
+    expect(names.nth(1)).to_have_attribute("aria-invalid", "true")
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("[data-screen=setup]")).to_be_visible()
+    snap(page, "setup-invisible-name")
+    family = "Ana \U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    names.nth(1).fill(family)
+    names.nth(1).blur()
+    expect(error).to_have_text("")
+    start_game(page)
+    expect(page.locator("[data-screen=game]")).to_contain_text(family)
+    snap(page, "game-family-emoji-name")
