@@ -5,7 +5,8 @@ connections) roll at human pace, as in bench/load.py. When a game ends, the play
 some rooms leave (``--churn``) and a new room takes the room's place, so finished games
 must expire (``--idle-minutes`` on the server) and be released while new ones start.
 
-The server runs with SNAKES_DEBUG_STATS=1 (heap and task counts at /debug/stats).
+The server runs with a /debug/stats token of its own (heap and task counts; its walks
+of the heap a little less than ``--every`` apart at most, ``--debug-stats-interval``).
 Every ``--every`` seconds the soak samples the server's RSS (VmRSS), its Python heap
 (the allocator's live blocks, ``sys.getallocatedblocks()``; with ``--tracemalloc``,
 tracemalloc's traced bytes, exact but several times slower), its asyncio tasks,
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import shlex
 import sys
 import time
@@ -65,9 +67,15 @@ def growth(samples: list[dict[str, Any]], key: str) -> tuple[float, float]:
     return slope(xs, ys) * (xs[-1] - xs[0]) / mean, mean
 
 
+STATS_TOKEN = secrets.token_urlsafe(24)
+
+
 def debug_stats(url: str, collect: bool) -> dict[str, Any]:
     query = "?collect=true" if collect else ""
-    with urllib.request.urlopen(url + "/debug/stats" + query, timeout=30) as response:
+    request = urllib.request.Request(
+        url + "/debug/stats" + query, headers={"Authorization": f"Bearer {STATS_TOKEN}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
         data: dict[str, Any] = json.loads(response.read())
     return data
 
@@ -102,7 +110,11 @@ def main() -> None:
     tracing = "1" if args.tracemalloc else "0"
     server = Server(
         *CROWD_FLAGS, "--idle-minutes", str(args.idle_minutes),
-        env={"SNAKES_DEBUG_STATS": "1", "SNAKES_DEBUG_TRACEMALLOC": tracing},
+        env={
+            "SNAKES_DEBUG_STATS_TOKEN": STATS_TOKEN,
+            "SNAKES_DEBUG_STATS_INTERVAL": str(args.every * 0.9),
+            "SNAKES_DEBUG_TRACEMALLOC": tracing,
+        },
     )  # fmt: skip
     workers = Workers(args.workers)
     samples: list[dict[str, Any]] = []

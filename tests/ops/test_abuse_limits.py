@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -115,19 +117,68 @@ def test_a_guesser_behind_the_players_nat_does_not_lock_the_player_out(tmp_path:
             guesser.close()
 
 
-def test_guessing_is_limited_per_ipv6_64_and_overall(tmp_path: Path) -> None:
+def test_guessing_is_limited_per_ipv6_64_per_network_and_overall(tmp_path: Path) -> None:
     flags = (*TEST_FLAGS, "--trusted-proxy", "127.0.0.1", "--lookup-limit", "2")
-    with running_server(tmp_path / "v6", *flags, "--lookup-limit-total", "5") as server:
+    limits = ("--lookup-limit-network", "3", "--lookup-limit-total", "3")
+    with running_server(tmp_path / "v6", *flags, *limits) as server:
         # Two addresses of one /64 share one budget...
         assert _get(server, "/api/rooms/AAAAAA", "2001:db8:0:1::1")[0] == 404
         assert _get(server, "/api/rooms/AAAAAA", "2001:db8:0:1::2")[0] == 404
         assert _get(server, "/api/rooms/AAAAAA", "2001:db8:0:1:ffff::3")[0] == 429
-        # ... another /64 has its own ...
+        # ... another /64 has its own, but shares its /48's ...
         assert _get(server, "/api/rooms/AAAAAA", "2001:db8:0:2::1")[0] == 404
-        assert _get(server, "/api/rooms/AAAAAA", "198.51.100.9")[0] == 404
-        # ... and five misses from anyone use up everyone's budget for a while.
+        status, body = _get(server, "/api/rooms/AAAAAA", "2001:db8:0:3::1")
+        assert (status, "your network" in body["error"]["message"]) == (429, True)
+        # ... and those three misses used up everyone's budget for a while (a token
+        # back every 20 s): now an address may miss once, and is refused after that.
         assert _get(server, "/api/rooms/AAAAAA", "198.51.100.10")[0] == 404
-        status, body = _get(server, "/api/rooms/AAAAAA", "198.51.100.11")
+        status, body = _get(server, "/api/rooms/AAAAAA", "198.51.100.10")
+        assert (status, "yours among them" in body["error"]["message"]) == (429, True)
+
+
+def _http(
+    server: ServerProcess, source: str, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
+    """A request from a local address of its own (all of 127.0.0.0/8 is this machine)."""
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", server.port, timeout=10, source_address=(source, 0)
+    )
+    try:
+        payload = None if body is None else json.dumps(body).encode()
+        headers = {} if body is None else {"Content-Type": "application/json"}
+        connection.request(method, path, payload, headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def test_others_misses_never_lock_out_a_real_rooms_players_or_spectators(tmp_path: Path) -> None:
+    """21 addresses, each on a network of its own, try 30 wrong codes each; then someone
+    from another address looks up a real room, joins it, and watches it. Everyone's
+    budget here is 2 a minute, so it stays spent for the whole test (ten minutes)."""
+    limits = ("--lookup-limit", "30", "--lookup-limit-total", "2")
+    with running_server(tmp_path / "data", *TEST_FLAGS, *limits) as server:
+        real = server.post("/api/rooms", {"mode": "online", "seats": PEOPLE[:1]})["code"]
+        answers = Counter(
+            _http(server, f"127.0.{i}.1", "GET", f"/api/rooms/{chr(65 + i) * 6}")[0]
+            for i in range(1, 22)
+            for _ in range(30)
+        )
+        # Two misses spend everyone's budget; then each address misses once, and is refused.
+        assert answers == {404: 2 + 21, 429: 21 * 30 - 23}, answers
+        newcomer = "127.0.50.1"
+        status, view = _http(server, newcomer, "GET", f"/api/rooms/{real}")
+        assert status == 200 and view["code"] == real
+        status, joined = _http(server, newcomer, "POST", f"/api/rooms/{real}/join", PEOPLE[1])
+        assert status == 201, joined
+        with GameClient(server.ws_url, source="127.0.51.1") as spectator:
+            welcome = spectator.hello(real)
+            assert welcome["type"] == "welcome" and welcome["you"]["seats"] == [], welcome
+        # Everyone's budget is still spent: the same newcomer's miss is its last for a
+        # minute, and then even the real room is refused to it.
+        assert _http(server, newcomer, "GET", "/api/rooms/ZZZZZZ")[0] == 404
+        status, body = _http(server, newcomer, "GET", f"/api/rooms/{real}")
         assert (status, body["error"]["code"]) == (429, "rate_limited")
 
 

@@ -6,6 +6,7 @@ import json
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -26,6 +27,20 @@ def _metrics(server: ServerProcess) -> dict[str, float]:
             name, _, value = line.rpartition(" ")
             values[name] = float(value)
     return values
+
+
+STATS_TOKEN = "heap-figures-for-this-test"
+STATS_FLAGS = ("--debug-stats-token", STATS_TOKEN, "--debug-stats-interval", "0")
+
+
+def _stats(server: ServerProcess, query: str = "") -> dict[str, Any]:
+    """``/debug/stats``, with its token, a walk of the heap every call."""
+    status, body, _ = server.raw(
+        "/debug/stats" + query, headers={"Authorization": f"Bearer {STATS_TOKEN}"}
+    )
+    assert status == 200, (status, body)
+    found: dict[str, Any] = json.loads(body)
+    return found
 
 
 def _wait(predicate: object, seconds: float = 10.0) -> None:
@@ -153,20 +168,20 @@ def test_sigterm_closes_players_with_1012_and_a_restart_resumes_the_game(
 def test_a_finished_or_expired_room_leaves_no_timers_or_tasks_behind(
     tmp_path: Path, ending: str
 ) -> None:
-    with running_server(tmp_path / "data", *TEST_FLAGS, "--debug-stats") as server:
+    with running_server(tmp_path / "data", *TEST_FLAGS, *STATS_FLAGS) as server:
         # Warm up once (first connection, first room) so lazily made tasks are counted.
         with GameClient(server.ws_url) as client:
             client.send({"type": "ping"})
             client.wait_type("pong")
-        _wait(lambda: server.get("/debug/stats")["connections"] == 0)
-        baseline = server.get("/debug/stats")
+        _wait(lambda: _stats(server)["connections"] == 0)
+        baseline = _stats(server)
         assert baseline["rooms"] == baseline["timers"] == baseline["room_queues"] == 0
 
         code, players = table(server, 2)
         players[0].client.send({"type": "start"})
         for player in players:
             player.catch_up()
-        busy = server.get("/debug/stats")
+        busy = _stats(server)
         assert busy["rooms"] == 1 and busy["timers"] >= 1 and busy["connections"] == 2
         # A connection holds no task of its own (its messages are written straight to
         # its socket): two players add none.
@@ -175,11 +190,11 @@ def test_a_finished_or_expired_room_leaves_no_timers_or_tasks_behind(
             players[1].client.send({"type": "leave", "seat": 1})  # Classic: Ana wins at once
             players[0].client.wait_for(lambda m: m["type"] == "update" and m["room"]["over"])
         close_all(players)
-        _wait(lambda: server.get("/debug/stats")["connections"] == 0)
+        _wait(lambda: _stats(server)["connections"] == 0)
         server.advance(31 * 60)  # past the idle time: the room expires
-        _wait(lambda: server.get("/debug/stats")["rooms"] == 0)
+        _wait(lambda: _stats(server)["rooms"] == 0)
 
-        after = server.get("/debug/stats")
+        after = _stats(server)
         assert after["timers"] == 0 and after["room_queues"] == 0
         assert after["tasks"] == baseline["tasks"]
         assert server.get("/healthz") == {"status": "ok", "rooms": 0, "connections": 0, "timers": 0}
@@ -197,8 +212,8 @@ def test_closed_connections_and_requests_leave_no_garbage_cycles_of_ours(tmp_pat
     reference counting cannot free waits minutes and grows the process meanwhile. A
     full collection with the collector keeping what it finds names what was in cycles.
     """
-    with running_server(tmp_path / "data", *TEST_FLAGS, "--debug-stats") as server:
-        server.get("/debug/stats?garbage=1")  # start from no garbage at all
+    with running_server(tmp_path / "data", *TEST_FLAGS, *STATS_FLAGS) as server:
+        _stats(server, "?garbage=1")  # start from no garbage at all
         for _ in range(5):
             code, players = table(server, 2)
             players[0].client.send({"type": "start"})
@@ -206,7 +221,7 @@ def test_closed_connections_and_requests_leave_no_garbage_cycles_of_ours(tmp_pat
                 player.catch_up()
             close_all(players)
             server.get(f"/api/rooms/{code}")
-        _wait(lambda: server.get("/debug/stats")["connections"] == 0)
-        found = dict(server.get("/debug/stats?garbage=200")["gc_garbage"])
+        _wait(lambda: _stats(server)["connections"] == 0)
+        found = dict(_stats(server, "?garbage=200")["gc_garbage"])
         ours = {kind: n for kind, n in found.items() if kind.startswith(("snakes.", "anyio."))}
         assert ours == {}, f"left in reference cycles: {ours}"

@@ -9,9 +9,10 @@ from collections import Counter
 from importlib import resources
 
 import pytest
+import regex
 
 from snakes.server.rooms.model import clean_name as reexported
-from snakes.server.rooms.names import clean_name, confusable_with
+from snakes.server.rooms.names import InvalidName, clean_name, confusable_with
 from tests.server.online_helpers import create_room
 from tests.support.server import ServerProcess
 
@@ -20,8 +21,104 @@ INVISIBLE = ["\u3164" * 3, "\u2800" * 2, "\u0301" * 20, "\u115f\u1160", "\u3000\
 
 @pytest.mark.parametrize("name", INVISIBLE)
 def test_a_name_that_shows_nothing_is_refused(name: str) -> None:
-    with pytest.raises(ValueError, match="visible"):
+    with pytest.raises(InvalidName, match="visible") as refused:
         clean_name(name)
+    assert refused.value.problem in {"invisible", "blank"}
+
+
+HIDDEN = [
+    *(chr(c) for c in range(0xE0100, 0xE01F0)),  # variation selectors 17-256: drawn as nothing
+    *(chr(c) for c in range(0xFE00, 0xFE10)),  # variation selectors 1-16, VS16 included
+    "\u180b", "\u180c", "\u180d", "\u180f",  # Mongolian free variation selectors
+    "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",  # zero-width space, (non-)joiner, ...
+    "\u00ad", "\u034f", "\u061c", "\u115f", "\u1160", "\u17b4", "\u17b5", "\u180e",
+    "\u200e", "\u200f", "\u202a", "\u202e", "\u2061", "\u2064", "\u206a", "\u206f",
+    "\u3164", "\uffa0", "\U0001bca0", "\U0001d173", "\U0001d17a", "\U000e0001",
+    "\U000e0020", "\U000e0067", "\U000e007f",  # tags, outside a flag
+]  # fmt: skip
+"""Default-ignorable code points and variation selectors, named one by one."""
+
+
+@pytest.mark.parametrize("where", ["end", "inside", "alone", "after an emoji"])
+def test_invisible_characters_are_refused_wherever_they_stand(where: str) -> None:
+    """Six seats were all drawn "Host" with a variation selector 17-256 after each."""
+    for ch in HIDDEN:
+        name = {
+            "end": f"Host{ch}",
+            "inside": f"Ho{ch}st",
+            "alone": ch,
+            "after an emoji": f"Ana \U0001f40d{ch}",
+        }[where]
+        if where == "after an emoji" and ch == "\ufe0f":
+            continue  # VS16 after an emoji: the emoji's presentation, allowed below
+        with pytest.raises(InvalidName) as refused:
+            clean_name(name)
+        assert refused.value.problem == "invisible", (where, hex(ord(ch)))
+
+
+def test_every_default_ignorable_code_point_is_refused_by_its_property() -> None:
+    """Not a list kept by hand: every code point Unicode marks default-ignorable or a
+    variation selector (the ``regex`` package's data) is refused beside a letter."""
+    found = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Variation_Selector}]")
+    hidden = [chr(c) for c in range(0x110000) if found.match(chr(c))]
+    assert set(HIDDEN) <= set(hidden) and len(hidden) > 4000
+    for ch in hidden:
+        with pytest.raises(InvalidName) as refused:
+            clean_name(f"Ana{ch}")
+        assert refused.value.problem == "invisible", hex(ord(ch))
+
+
+EMOJI_NAMES = {
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466": "a family (ZWJ)",
+    "\U0001f469\U0001f3fb\u200d\u2764\ufe0f\u200d\U0001f48b\u200d\U0001f468\U0001f3ff": "a kiss",
+    "\U0001f9d1\U0001f3fd\u200d\U0001f4bb": "a coder with a skin tone",
+    "\U0001f3f3\ufe0f\u200d\U0001f308": "the rainbow flag",
+    "\U0001f43b\u200d\u2744\ufe0f": "a polar bear",
+    "\U0001f44d\U0001f3fd": "a thumb with a skin tone",
+    "\U0001f1eb\U0001f1f7": "a flag (two regional indicators)",
+    "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f": "Scotland (tags)",
+    "1\ufe0f\u20e3": "a keycap",
+    "#\ufe0f\u20e3": "the # keycap",
+    "\u2764\ufe0f": "a heart with VS16",
+    "\U0001f40d": "a snake",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("emoji", list(EMOJI_NAMES), ids=list(EMOJI_NAMES.values()))
+def test_an_emoji_sequence_is_one_character_of_a_valid_name(emoji: str) -> None:
+    for name in (emoji, f"Ana {emoji}", f"{emoji}Ana", "x" * 19 + emoji):
+        assert clean_name(name) == name
+    with pytest.raises(InvalidName) as refused:
+        clean_name("x" * 20 + emoji)
+    assert refused.value.problem == "length"
+
+
+def test_an_emoji_joins_at_most_four_and_its_joiner_is_no_hiding_place() -> None:
+    snake = "\U0001f40d"
+    assert clean_name("\u200d".join([snake] * 4)) == "\u200d".join([snake] * 4)
+    for name in (
+        "\u200d".join([snake] * 5),  # one emoji that draws as a row
+        "Ho\u200dst",
+        f"Host\u200d{snake}",
+        f"{snake}\u200dHost",
+        f"{snake}\ufe0f\ufe0f",
+        "Host\ufe0f",
+        f"{snake}\U000e0100",
+        "\U000e0067\U000e007f Ana",  # tags with no flag
+    ):
+        with pytest.raises(InvalidName) as refused:
+            clean_name(name)
+        assert refused.value.problem == "invisible", ascii(name)
+
+
+def test_names_that_differ_only_in_what_is_not_drawn_look_alike() -> None:
+    snake = "\U0001f40d"
+    assert confusable_with(f"Host {snake}\ufe0f", [f"Host {snake}"]) == f"Host {snake}"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert confusable_with(family, ["\U0001f468\U0001f469\U0001f467"]) is not None
+    thumbs = ["Ana \U0001f44d\U0001f3fb", "Ana \U0001f44d\U0001f3ff", "Ana \U0001f44d"]
+    for index, name in enumerate(thumbs):  # skin tones are drawn: they tell names apart
+        assert confusable_with(name, thumbs[:index]) is None, ascii(name)
 
 
 def test_names_of_every_script_still_pass() -> None:
@@ -158,19 +255,23 @@ def test_the_http_api_refuses_invisible_and_look_alike_names(server: ServerProce
         assert status == 422 and "visible" in body["error"]["message"], name
     code, host = create_room(server, name="Host")
     try:
+        for name in ("Host\U000e0100", "Host\U000e01ef", "Ho\u200bst"):
+            status, body = server.request(
+                "POST", f"/api/rooms/{code}/join", {"name": name, "colour": "blue"}
+            )
+            assert status == 422 and "invisible" in body["error"]["message"], ascii(name)
         for name in ("H\u043est", "host", " HOST "):
             status, body = server.request(
                 "POST", f"/api/rooms/{code}/join", {"name": name, "colour": "blue"}
             )
             assert (status, body["error"]["code"]) == (409, "name_taken"), name
-        assert (
-            server.request("POST", f"/api/rooms/{code}/join", {"name": "Ghost", "colour": "blue"})[
-                0
-            ]
-            == 201
+        family = "Ghost \U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+        joined = server.request(
+            "POST", f"/api/rooms/{code}/join", {"name": family, "colour": "blue"}
         )
+        assert joined[0] == 201, joined
         # The host's AI seats follow the same rule.
-        host.client.send({"type": "add_ai", "name": "Gh\u043est", "colour": "green"})
+        host.client.send({"type": "add_ai", "name": "H\u043eST", "colour": "green"})
         assert host.client.wait_type("error")["code"] == "name_taken"
         host.client.send({"type": "add_ai", "name": "\u3164\u3164", "colour": "green"})
         assert host.client.wait_type("error")["code"] == "invalid_name"
@@ -183,7 +284,7 @@ def test_the_http_api_refuses_invisible_and_look_alike_names(server: ServerProce
             },
         )
         assert (status, body["error"]["code"]) == (409, "name_taken")
-        assert [s["name"] for s in server.get(f"/api/rooms/{code}")["seats"]] == ["Host", "Ghost"]
+        assert [s["name"] for s in server.get(f"/api/rooms/{code}")["seats"]] == ["Host", family]
     finally:
         host.client.close()
 

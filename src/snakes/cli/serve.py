@@ -67,6 +67,16 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
 
 
+DEBUG_TOKEN_MIN = 16
+
+
+def _debug_token(_: click.Context, __: click.Parameter, value: str | None) -> str | None:
+    """A token short enough to guess would open the heap's figures to anyone."""
+    if value is not None and len(value) < DEBUG_TOKEN_MIN:
+        raise click.BadParameter(f"at least {DEBUG_TOKEN_MIN} characters")
+    return value or None
+
+
 @click.command()
 @click.option(
     "--host",
@@ -225,6 +235,15 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
     help="Unknown room codes all addresses together may try a minute (0: no limit).",
 )
 @click.option(
+    "--lookup-limit-network",
+    show_envvar=True,
+    envvar="SNAKES_LOOKUP_LIMIT_NETWORK",
+    type=click.IntRange(0, 1_000_000),
+    default=120,
+    show_default=True,
+    help="Unknown room codes one network (IPv4 /24, IPv6 /48) may try a minute (0: no limit).",
+)
+@click.option(
     "--room-limit",
     show_envvar=True,
     envvar="SNAKES_ROOM_LIMIT",
@@ -378,7 +397,24 @@ def _configure_logging(log_format: str, access_log: bool = True) -> None:
 @click.option("--worker", "is_worker", is_flag=True, hidden=True)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in a browser.")
 @click.option(
-    "--debug-stats", show_envvar=True, envvar="SNAKES_DEBUG_STATS", is_flag=True, hidden=True
+    "--debug-stats-token",
+    show_envvar=True,
+    envvar="SNAKES_DEBUG_STATS_TOKEN",
+    type=click.STRING,
+    default=None,
+    metavar="TOKEN",
+    callback=_debug_token,
+    help="Serve heap and task counts at /debug/stats to requests that carry this token "
+    "(Authorization: Bearer TOKEN; 16 characters or more); without it, no such path.",
+)
+@click.option(
+    "--debug-stats-interval",
+    show_envvar=True,
+    envvar="SNAKES_DEBUG_STATS_INTERVAL",
+    type=click.FloatRange(0, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds between two walks of the heap by /debug/stats (0: one every call).",
 )
 @click.option(
     "--debug-tracemalloc/--no-debug-tracemalloc",
@@ -408,6 +444,7 @@ def serve(
     access_log: bool,
     lookup_limit: int,
     lookup_limit_total: int,
+    lookup_limit_network: int,
     room_limit: int,
     room_limit_hour: int,
     room_limit_total: int,
@@ -426,7 +463,8 @@ def serve(
     event_loop: str,
     is_worker: bool,
     open_browser: bool,
-    debug_stats: bool,
+    debug_stats_token: str | None,
+    debug_stats_interval: float,
     debug_tracemalloc: bool,
     test_hooks: bool,
 ) -> None:
@@ -478,6 +516,7 @@ def serve(
         log_format=log_format,
         lookup_limit=lookup_limit,
         lookup_limit_total=lookup_limit_total,
+        lookup_limit_network=lookup_limit_network,
         room_limit=room_limit,
         room_limit_hour=room_limit_hour,
         room_limit_total=room_limit_total,
@@ -493,7 +532,8 @@ def serve(
         redis_window=redis_window_ms / 1000,
         redis_timeout=redis_timeout,
         access_log=access_log,
-        debug_stats=debug_stats,
+        debug_stats_token=debug_stats_token,
+        debug_stats_interval=debug_stats_interval,
         debug_tracemalloc=debug_tracemalloc,
         test_hooks=test_hooks,
     )

@@ -32,6 +32,7 @@ from snakes.server.settings import Settings
 from snakes.server.transport import api, config, protocol_schema, records, static, story
 from snakes.server.transport.bodylimit import BodyLimit
 from snakes.server.transport.compute import Compute, ComputeBudget, ComputePool
+from snakes.server.transport.debug import DebugStats, debug_stats
 from snakes.server.transport.gamesocket import SocketPolicy
 from snakes.server.transport.headers import SecurityHeaders
 from snakes.server.transport.http_errors import document_errors, install_error_handlers
@@ -85,7 +86,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if settings.debug_stats and settings.debug_tracemalloc and not tracemalloc.is_tracing():
+        tracing = settings.debug_stats_token and settings.debug_tracemalloc
+        if tracing and not tracemalloc.is_tracing():
             tracemalloc.start()
         runtime = build_runtime(settings, clock, dice)
         await runtime.start()
@@ -110,7 +112,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.clock = clock
     app.state.dice = dice
-    app.state.lookups = LookupLimiter(settings.lookup_limit, settings.lookup_limit_total)
+    app.state.lookups = LookupLimiter(
+        settings.lookup_limit,
+        settings.lookup_limit_total,
+        network_per_minute=settings.lookup_limit_network,
+    )
     app.state.rooms_budget = RoomBudget(
         settings.room_limit,
         settings.room_limit_hour,
@@ -126,8 +132,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(config.router)
     if hooks is not None:
         app.include_router(hooks.router)
-    if settings.debug_stats:
-        app.add_api_route("/debug/stats", api.debug_stats, include_in_schema=False)
+    if settings.debug_stats_token:
+        app.state.debug_stats = DebugStats(
+            settings.debug_stats_token, settings.debug_stats_interval
+        )
+        app.add_api_route("/debug/stats", debug_stats, include_in_schema=False)
 
     install_error_handlers(app, metrics)
     app.add_middleware(

@@ -51,7 +51,10 @@ class Settings:
     lookup_limit: int = 30
     """Unknown room codes one client address (an IPv6 /64) may look up a minute (0: no limit)."""
     lookup_limit_total: int = 600
-    """Unknown room codes all addresses together may look up a minute (0: no limit)."""
+    """Unknown room codes all addresses together may look up a minute (0: no limit); once
+    they have, an address may miss once a minute, and the others are never refused."""
+    lookup_limit_network: int = 120
+    """Unknown room codes one network (an IPv4 /24, an IPv6 /48) may look up a minute."""
     room_limit: int = 20
     """Rooms one client address (an IPv6 /64) may create a minute (0: no limit)."""
     room_limit_hour: int = 200
@@ -90,10 +93,13 @@ class Settings:
     answered within this too (``outcome_unknown`` when a change may have been made)."""
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
-    debug_stats: bool = False
-    """Opt-in: heap, garbage collector and asyncio task counts at /debug/stats."""
+    debug_stats_token: str | None = None
+    """Opt-in: heap, garbage collector and asyncio task counts at /debug/stats, for
+    requests that carry this token (``Authorization: Bearer TOKEN``); none, no such path."""
+    debug_stats_interval: float = 10.0
+    """Seconds between two walks of the heap by /debug/stats (0: a walk every call)."""
     debug_tracemalloc: bool = True
-    """With debug_stats: trace the Python heap too (exact, but several times slower)."""
+    """With /debug/stats: trace the Python heap too (exact, but several times slower)."""
     test_hooks: bool = False
     """Test-only: a manual clock and scripted dice behind /_test/ endpoints."""
 

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import math
-import sys
-import tracemalloc
-from collections import Counter
 from collections.abc import Awaitable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -257,78 +253,6 @@ async def metrics(request: Request) -> Response:
     from snakes.server.metrics import CONTENT_TYPE  # noqa: PLC0415
 
     return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)
-
-
-async def debug_stats(
-    request: Request,
-    types: int = 0,
-    generation: int | None = None,
-    collect: bool = False,
-    garbage: int = 0,
-    growth: int = 0,
-) -> dict[str, Any]:
-    """Opt-in (SNAKES_DEBUG_STATS=1): Python heap and asyncio tasks, to find leaks.
-
-    ``?types=N`` adds the N most common kinds of object the garbage collector tracks
-    (``&generation=G``: only those in generation G). ``?collect=true`` runs a full
-    collection first, so the heap figures count live objects only, not garbage cycles
-    waiting for the next full collection (a pause: never on a production server).
-    ``?garbage=N`` runs a full collection and names the N most common kinds of object
-    it found in garbage cycles: what reference counting alone could not free.
-    ``?growth=N`` (with tracemalloc on) names the N source lines whose live memory grew
-    most since the last such call: what a slow leak keeps.
-    """
-    runtime = _runtime(request)
-    cycles: list[tuple[str, int]] = []
-    if garbage > 0:
-        cycles = _garbage_kinds(garbage)
-    if collect:
-        gc.collect()
-    common: list[tuple[str, int]] = []
-    if types > 0:
-        tracked = gc.get_objects() if generation is None else gc.get_objects(generation)
-        counts = Counter(type(o).__qualname__ for o in tracked)
-        common = counts.most_common(min(types, 200))
-    current, peak = tracemalloc.get_traced_memory() if tracemalloc.is_tracing() else (0, 0)
-    return {
-        "tracemalloc_current": current,
-        "tracemalloc_peak": peak,
-        "allocated_blocks": sys.getallocatedblocks(),
-        "tasks": len(asyncio.all_tasks()),
-        "gc_collections": [g["collections"] for g in gc.get_stats()],
-        "gc_seconds": request.app.state.metrics.gc.seconds,
-        "gc_longest": request.app.state.metrics.gc.longest,
-        "gc_tracked": len(gc.get_objects()),
-        "gc_types": common,
-        "gc_garbage": cycles,
-        "growth": _growth(request, growth) if growth > 0 and tracemalloc.is_tracing() else [],
-        "room_queues": runtime.queue_count,
-        "lookup_addresses": len(request.app.state.lookups),
-        **runtime.stats(),
-    }
-
-
-def _growth(request: Request, limit: int) -> list[tuple[str, int, int]]:
-    """(source line, bytes grown, blocks grown) since the previous snapshot."""
-    snapshot = tracemalloc.take_snapshot()
-    before = getattr(request.app.state, "heap_snapshot", None)
-    request.app.state.heap_snapshot = snapshot
-    if before is None:
-        return []
-    changes = snapshot.compare_to(before, "lineno")[: min(limit, 100)]
-    return [(str(c.traceback), c.size_diff, c.count_diff) for c in changes]
-
-
-def _garbage_kinds(limit: int) -> list[tuple[str, int]]:
-    """Collect, keeping what the collector frees, and count it by kind."""
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        gc.collect()
-        counts = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage)
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-    return counts.most_common(min(limit, 200))
 
 
 _STATUS = {

@@ -1,11 +1,13 @@
 """Abuse limits that concern a client address rather than one connection.
 
 A room code has 30 bits, so nobody finds a room by trying codes one by one, unless
-they can try very fast. Every failed lookup of a code (HTTP or WebSocket) spends one of
-the address's tokens; an address with none left is answered ``rate_limited`` (HTTP
-429) for every lookup, found or not, until its bucket refills. The address is the
-peer's, or the one a trusted reverse proxy names (``--trusted-proxy``: uvicorn's proxy
-headers middleware rewrites the client address only for those).
+they can try very fast. Every failed lookup of a code (HTTP or WebSocket) spends a
+token of the client's address and of its network; an address or a network with none
+left is answered ``rate_limited`` (HTTP 429) for every lookup, found or not, until its
+bucket refills. Misses from everyone together spend a global budget too, and when it is
+spent only those who miss pay: see :class:`LookupLimiter`. The address is the peer's,
+or the one a trusted reverse proxy names (``--trusted-proxy``: uvicorn's proxy headers
+middleware rewrites the client address only for those).
 """
 
 from __future__ import annotations
@@ -35,15 +37,30 @@ def address_key(host: str) -> str:
     >>> address_key("2001:db8:1:2:aaaa::1"), address_key("::ffff:192.0.2.7"), address_key("x")
     ('2001:db8:1:2::/64', '192.0.2.7', 'x')
     """
+    return _prefix(host, 32, 64)
+
+
+def network_key(host: str) -> str:
+    """The unit per-network limits count: an IPv4 /24, an IPv6 /48 (what one site, one
+    customer of a provider, is usually given: 65,536 /64s, each an "address" above).
+
+    >>> network_key("2001:db8:1:2:aaaa::1"), network_key("::ffff:192.0.2.7"), network_key("x")
+    ('2001:db8:1::/48', '192.0.2.0/24', 'x')
+    """
+    return _prefix(host, 24, 48)
+
+
+def _prefix(host: str, ipv4_bits: int, ipv6_bits: int) -> str:
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
         return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    bits = ipv4_bits if isinstance(address, ipaddress.IPv4Address) else ipv6_bits
+    if bits == address.max_prefixlen:
+        return str(address)
+    return str(ipaddress.ip_network(f"{address}/{bits}", strict=False))
 
 
 class Buckets:
@@ -91,39 +108,74 @@ def _refuse(what: str, wait: float) -> ProtocolError:
     return ProtocolError("rate_limited", f"{what}; try again in {seconds} s", retry_after=seconds)
 
 
+QUIET_SECONDS = 60.0
+"""While everyone's budget is spent, an address may miss once in this time."""
+
+
 class LookupLimiter:
-    """Failed room lookups: ``per_minute`` per client address (an IPv6 /64), and
-    ``total_per_minute`` from everyone together, so that guessing from many addresses
-    is slowed as well. With either used up every lookup is refused, found or not, so a
-    guesser learns nothing more; a hello that holds a valid seat secret is never refused
-    (the WebSocket endpoint tries it first: see ``ws.py``)."""
+    """Failed room lookups (misses), counted three ways.
+
+    - **Per address** (an IPv6 /64): ``per_minute``. With none left, every lookup from
+      the address is refused, found or not, so a guesser learns nothing more.
+    - **Per network** (an IPv4 /24, an IPv6 /48): ``network_per_minute``, the same way,
+      so that many addresses of one network guess no faster than a few. It is several
+      addresses' worth: one guessing address alone never locks its neighbours out.
+    - **From everyone together**: ``total_per_minute``. It refuses no lookup by itself:
+      while it is spent, an address may miss once in ``QUIET_SECONDS`` (60 s), and one
+      that has missed is refused every lookup until then. So misses from many addresses
+      never lock out anyone who has not missed: a player or spectator looking up a real
+      room (no miss) is answered, whoever guesses elsewhere, and a guesser with many
+      addresses is slowed to one miss a minute on each.
+
+    Every check is made before the lookup and depends on nothing but past misses, so a
+    refusal says nothing about the code asked for, and costs the store nothing. Looking
+    up first and refusing only the misses would answer a guesser's every hit, however
+    spent its budget (a miss refused or answered 404 tells the same: not a room).
+
+    A hello that holds a valid seat secret is never refused (the WebSocket endpoint
+    tries it first: see ``ws.py``).
+    """
 
     def __init__(
         self,
         per_minute: int,
         total_per_minute: int = 0,
         clock: Callable[[], float] = time.monotonic,
+        network_per_minute: int = 0,
     ) -> None:
         self.per_minute = per_minute
         self.total_per_minute = total_per_minute
+        self.network_per_minute = network_per_minute
         self._addresses = Buckets(per_minute, 60.0, clock)
+        self._networks = Buckets(network_per_minute, 60.0, clock)
         self._everyone = Buckets(total_per_minute, 60.0, clock)
+        self._quiet = Buckets(1, QUIET_SECONDS, clock)
         self.refused = 0
 
     def check(self, address: str) -> None:
-        """Refuse any lookup from an address that has used up its misses (or when all have)."""
-        wait = self._addresses.wait(address_key(address))
-        if wait > 0:
+        """Refuse any lookup from an address (or network) that has used up its misses,
+        or that has missed while everyone's misses are spent."""
+        key = address_key(address)
+        for buckets, bucket, why in (
+            (self._addresses, key, "too many unknown room codes from your address"),
+            (self._networks, network_key(address), "too many unknown room codes from your network"),
+        ):
+            wait = buckets.wait(bucket)
+            if wait > 0:
+                self.refused += 1
+                raise _refuse(why, wait)
+        wait = self._quiet.wait(key)
+        if wait > 0 and self._everyone.wait("") > 0:
             self.refused += 1
-            raise _refuse("too many unknown room codes from your address", wait)
-        wait = self._everyone.wait("")
-        if wait > 0:
-            self.refused += 1
-            raise _refuse("too many unknown room codes are being tried", wait)
+            raise _refuse("too many unknown room codes are being tried, yours among them", wait)
 
     def miss(self, address: str) -> None:
-        """Spend one token: this address looked up a code that names no room."""
-        self._addresses.spend(address_key(address))
+        """Spend: this address looked up a code that names no room."""
+        key = address_key(address)
+        if self._everyone.wait("") > 0:
+            self._quiet.spend(key)
+        self._addresses.spend(key)
+        self._networks.spend(network_key(address))
         self._everyone.spend("")
 
     def __len__(self) -> int:

@@ -9,6 +9,7 @@ import { createLocalGame } from "../local-room.js";
 import { saveGame } from "../saved-game.js";
 import { boardPicker } from "../board-picker.js";
 import { t, errorText, ordinal } from "../i18n.js";
+import { nameProblem, trimName, NAME_MAX, MAX_MARKS } from "../names.js";
 
 // The computer players' names, in the language ("Monkey, Tiger, ..."), and the default
 // name of each person's seat ("Player 2").
@@ -17,13 +18,11 @@ const playerName = (n) => t("setup.playerName", { n });
 const LAST_KEY = "snakes.lastSetup";
 
 export function validName(name) {
-  const trimmed = String(name).trim();
-  const length = Array.from(trimmed).length;
-  if (length === 0) return t("name.empty");
-  if (length > 20) return t("name.tooLong", { max: 20 });
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) return t("name.control");
-  return "";
+  // The server's rule (js/names.js), in the player's language.
+  const problem = nameProblem(name);
+  if (problem === "length") return trimName(name) ? t("name.tooLong", { max: NAME_MAX }) : t("name.empty");
+  if (problem === "marks") return t("name.marks", { max: MAX_MARKS });
+  return problem ? t(`name.${problem}`) : "";
 }
 
 function loadLast() {
