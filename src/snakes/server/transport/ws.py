@@ -1,8 +1,10 @@
 """A game message, from the bytes of a WebSocket text frame to the room and back.
 
-Each message is checked (nesting depth, JSON, its type's schema), dispatched to the
-runtime as a named intent, and any refusal is answered with a typed ``error`` carrying
-a stable code: never a traceback. The socket itself (frames, limits, keepalive) is
+Each message is checked (nesting depth, JSON, its type's schema) as it comes
+(:func:`receive`): a refusal, or a ping, is answered there and then. Any other is
+dispatched to the runtime as a typed intent (:func:`apply`), when its connection's
+queue lets it (``inbox.py``); any refusal is answered with a typed ``error`` carrying a
+stable code: never a traceback. The socket itself (frames, limits, keepalive) is
 ``gamesocket.py``.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from snakes.engine import Rules
 from snakes.server import jsontext
@@ -21,6 +23,7 @@ from snakes.server.rooms.errors import OutcomeUnknown
 from snakes.server.rooms.intents import (
     AddAi,
     FinishAi,
+    Intent,
     Leave,
     React,
     Rematch,
@@ -86,15 +89,22 @@ class RateLimit:
         return True
 
 
-async def handle(
-    payload: bytes,
-    session: Session,
-    runtime: RoomRuntime,
-    lookups: LookupLimiter | None = None,
-    metrics: Metrics | None = None,
-) -> None:
-    """One message from a connection: parsed, validated by type, applied; any refusal
-    goes back to it as a typed ``error`` (never a traceback)."""
+class Incoming(NamedTuple):
+    """A valid message on its way to the rooms."""
+
+    message: Any
+    """The client message, validated into its type (``protocol.py``)."""
+    ref: str | None
+    arrived: float
+    """When it came, on the event loop's clock: its deadline counts from then."""
+
+
+def receive(
+    payload: bytes, session: Session, arrived: float, metrics: Metrics | None = None
+) -> Incoming | None:
+    """A message as it comes: parsed and validated by type. What needs no room is
+    answered at once (a ping, a refusal) and None returned; any other is returned, for
+    :func:`apply` once its turn comes."""
     ref = None
     kind = "invalid"
     started = time.perf_counter()
@@ -109,12 +119,59 @@ async def handle(
             ref = data["ref"][:64]
         message = parse_client_message(data)
         kind = message.type
-        await _dispatch(message, session, runtime, lookups)
+        match message:
+            case Ping(t=None):
+                session.send(b'{"type":"pong"}')
+            case Ping(t=sent):
+                # Echo the client's time with ours: it measures its clock's offset from it.
+                pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
+                session.send(jsontext.dumps(pong).encode())
+            case _:
+                return Incoming(message, ref, arrived)
     except ProtocolError as error:
-        if metrics is not None:
-            metrics.error(error.code)
-        refusal = error_message(error.code, error.message, ref, error.retry_after)
-        session.send(jsontext.dumps(refusal).encode())
+        refuse(session, error, ref, metrics)
+    if metrics is not None:
+        metrics.intent(kind, time.perf_counter() - started)
+    return None
+
+
+def goes_aside(message: Any) -> bool:
+    """Whether this message need not wait for its connection's earlier ones: a reaction
+    (it changes nothing that is stored, and names no state it saw)."""
+    return isinstance(message, ReactIntent)
+
+
+def names_a_room(message: Any) -> bool:
+    """Whether this message says which room (and seat) its connection is in: what comes
+    after it is for that room, so nothing after it goes aside while it waits."""
+    return isinstance(message, Hello)
+
+
+def refuse(
+    session: Session, error: ProtocolError, ref: str | None, metrics: Metrics | None = None
+) -> None:
+    """Answer a refusal: a typed ``error`` naming the message's ``ref``."""
+    if metrics is not None:
+        metrics.error(error.code)
+    refusal = error_message(error.code, error.message, ref, error.retry_after)
+    session.send(jsontext.dumps(refusal).encode())
+
+
+async def apply(
+    incoming: Incoming,
+    session: Session,
+    runtime: RoomRuntime,
+    lookups: LookupLimiter | None = None,
+    metrics: Metrics | None = None,
+) -> None:
+    """A message from a connection, applied; any refusal goes back to it as a typed
+    ``error`` (never a traceback)."""
+    ref = incoming.ref
+    started = time.perf_counter()
+    try:
+        await _dispatch(incoming.message, session, runtime, lookups, incoming.arrived)
+    except ProtocolError as error:
+        refuse(session, error, ref, metrics)
         if isinstance(error, OutcomeUnknown) and error.verdict is not None:
             error.verdict.add_done_callback(lambda verdict: _tell(verdict, session, ref))
     except Exception:
@@ -124,7 +181,7 @@ async def handle(
         failed = error_message("internal", "the server failed; nothing changed", ref)
         session.send(jsontext.dumps(failed).encode())
     if metrics is not None:
-        metrics.intent(kind, time.perf_counter() - started)
+        metrics.intent(incoming.message.type, time.perf_counter() - started)
 
 
 def _tell(verdict: asyncio.Future[bool | None], session: Session, ref: Any) -> None:
@@ -138,62 +195,68 @@ def _tell(verdict: asyncio.Future[bool | None], session: Session, ref: Any) -> N
 
 
 async def _dispatch(
-    message: Any, session: Session, runtime: RoomRuntime, lookups: LookupLimiter | None
+    message: Any,
+    session: Session,
+    runtime: RoomRuntime,
+    lookups: LookupLimiter | None,
+    arrived: float,
 ) -> None:
+    if not isinstance(message, Hello):
+        await runtime.intent(session, _intent(message), arrived=arrived)
+        return
+    code, secret, odds = message.room, message.secret, message.odds
+    if lookups is None:
+        await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
+        return
+    if secret is None:
+        lookups.check(session.address)
+        try:
+            await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
+        except ProtocolError as error:
+            if error.code in MISS_CODES:
+                lookups.miss(session.address)
+            raise
+        return
+    # A valid seat secret (192 bits) is no guess: it is tried first and never
+    # refused, so a guesser behind the same NAT cannot lock the player out.
+    try:
+        await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
+    except ProtocolError as error:
+        if error.code in HELLO_MISS_CODES:
+            lookups.check(session.address)  # out of guesses: say no more than that
+            lookups.miss(session.address)
+        raise
+
+
+def _intent(message: Any) -> Intent:
+    """The typed intent a (valid) client message asks for."""
     match message:
-        case Hello(room=code, secret=secret, odds=odds):
-            if lookups is None:
-                await runtime.hello(session, code, secret, odds=odds)
-                return
-            if secret is None:
-                lookups.check(session.address)
-                try:
-                    await runtime.hello(session, code, secret, odds=odds)
-                except ProtocolError as error:
-                    if error.code in MISS_CODES:
-                        lookups.miss(session.address)
-                    raise
-                return
-            # A valid seat secret (192 bits) is no guess: it is tried first and never
-            # refused, so a guesser behind the same NAT cannot lock the player out.
-            try:
-                await runtime.hello(session, code, secret, odds=odds)
-            except ProtocolError as error:
-                if error.code in HELLO_MISS_CODES:
-                    lookups.check(session.address)  # out of guesses: say no more than that
-                    lookups.miss(session.address)
-                raise
-        case Ping(t=None):
-            session.send(b'{"type":"pong"}')
-        case Ping(t=sent):
-            # Echo the client's time with ours: it measures its clock's offset from it.
-            pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
-            session.send(jsontext.dumps(pong).encode())
         case RollIntent(seat=seat, version=version):
-            await runtime.intent(session, Roll(seat, version))
+            return Roll(seat, version)
         case LeaveIntent(seat=seat, change=change):
-            await runtime.intent(session, Leave(change, seat))
+            return Leave(change, seat)
         case StartIntent(shuffle=shuffle, change=change):
-            await runtime.intent(session, Start(change, shuffle))
+            return Start(change, shuffle)
         case RulesIntent(rules=rules, countdown_seconds=countdown, board=board_name):
             if board_name is not None:
                 board_named(board_name)  # an unknown board is refused here, by name
             chosen = Rules.from_data(rules.model_dump())
-            await runtime.intent(session, SetRules(message.change, chosen, countdown, board_name))
+            return SetRules(message.change, chosen, countdown, board_name)
         case SeedIntent(seed=seed, commitment=commitment):
-            await runtime.intent(session, Seed(seed, commitment))
+            return Seed(seed, commitment)
         case AddAiIntent(name=name, colour=colour, change=change):
-            await runtime.intent(session, AddAi(change, _clean_name(name), colour))
+            return AddAi(change, _clean_name(name), colour)
         case RemoveIntent(seat=seat, change=change):
-            await runtime.intent(session, Remove(change, seat))
+            return Remove(change, seat)
         case RematchIntent(change=change, start=start):
-            await runtime.intent(session, Rematch(change, start))
+            return Rematch(change, start)
         case FinishAiIntent(change=change):
-            await runtime.intent(session, FinishAi(change))
+            return FinishAi(change)
         case ReactIntent(seat=seat, reaction=reaction):
-            await runtime.intent(session, React(seat, reaction))
+            return React(seat, reaction)
         case ReactionsIntent(on=on, change=change):
-            await runtime.intent(session, SetReactions(change, on))
+            return SetReactions(change, on)
+    raise ProtocolError("unknown_type", f"no intent for {type(message).__name__}")
 
 
 def _too_deep(payload: bytes) -> bool:
