@@ -400,3 +400,27 @@ def test_a_hello_during_a_hang_is_answered_within_the_deadline_of_its_arrival() 
     sent, answered, message = run(scenario())
     assert message.get("code") == "unavailable", message
     assert answered - sent <= DEADLINE + EPSILON, answered - sent
+
+
+def test_a_refusal_is_answered_in_the_order_sent() -> None:
+    """A message refused as it is read (not JSON, an unknown type) is answered after the
+    messages sent before it, as every answer is but a ping's and a reaction's: a client
+    reads its answers in the order it sent. With nothing waiting, it is answered at once."""
+
+    async def scenario() -> tuple[float, float, list[tuple[float, str, str | None]]]:
+        async with playing() as scene:
+            client = scene.client
+            client.heard.clear()
+            scene.hang()
+            first = await client.send_all([roll(scene, "roll"), {"type": "sync", "ref": "one"}])
+            await asyncio.sleep(2 * DEADLINE)
+            second = await client.send({"type": "sync", "ref": "two"})
+            await client.until(lambda m: m.get("ref") == "two")
+            return first, second, client.summary()
+
+    first, second, heard = run(scenario())
+    errors = [(at, ref) for at, kind, ref in heard if kind == "error"]
+    assert [ref for _, ref in errors] == ["roll", "one", "two"], heard
+    (roll_at, _), (one_at, _), (two_at, _) = errors
+    assert abs(roll_at - first - DEADLINE) <= EPSILON and one_at == roll_at, heard
+    assert two_at == second, heard

@@ -21,7 +21,7 @@ Its life, as an explicit sequence (``state``):
   none. Every frame the core
   reads spends one of the connection's frame budget (control frames and empty
   fragments too: 1008 past it); a text message is checked (UTF-8, rate, its type): a
-  ping is answered at once, a reaction goes aside, the rest are applied in order, one
+  ping is answered at once, a reaction goes aside, the rest are answered in order, one
   at a time per connection, each within the deadline from its arrival, and past
   ``QUEUE_LIMIT`` waiting the next is refused ``busy`` (``inbox.py``). A client silent for
   ``keepalive`` seconds is pinged, and one silent for twice that is cut off. Whatever
@@ -429,12 +429,19 @@ class GameSocket(Session, asyncio.Protocol):
         if not self._rate.allow(now):
             self._refuse(CLOSE_POLICY, "too many messages")
             return
+        # What the core owes for frames read before this message goes out before its
+        # answer, which may be written at once (a pong to a ping between its fragments).
+        self._flush()
         incoming = ws.receive(payload, self, now, self.policy.metrics)
-        if incoming is not None:
-            inbox = self._inbox
-            if inbox is None:
-                inbox = self._inbox = Inbox(self)
-            inbox.put(incoming)
+        if incoming is None:
+            return  # a ping, answered
+        inbox = self._inbox
+        if inbox is None:
+            if incoming.refused:
+                ws.answer_refused(incoming, self, self.policy.metrics)  # nothing before it
+                return
+            inbox = self._inbox = Inbox(self)
+        inbox.put(incoming)
 
     def inbox_done(self, inbox: Inbox) -> None:
         """Every message that waited is answered: the connection holds no queue again."""

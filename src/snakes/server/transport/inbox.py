@@ -1,11 +1,13 @@
 """One connection's messages on their way to the rooms: in order, without head-of-line waits.
 
-A message that needs no room (a ping, a refusal) is answered the moment it comes
-(``ws.receive``). The others wait here, and only while they wait does a connection
-hold an :class:`Inbox` (and a task that works through it): at rest it holds neither.
+A ping is answered the moment it comes (``ws.receive``), and so is a message refused
+as it is read (not JSON, not one of ours) when nothing waits before it. The others wait
+here, and only while they wait does a connection hold an :class:`Inbox` (and a task that
+works through it): at rest it holds neither.
 
-- **In order**: a connection's intents are applied one at a time, in the order sent (a
-  roll, then a leave), so each is applied to the room its sender's earlier ones left.
+- **In order**: a connection's messages are answered one at a time, in the order sent
+  (a roll, then a leave), so each intent is applied to the room its sender's earlier
+  ones left, and each answer follows the answers to what was sent before it.
 - **Aside**: a reaction changes nothing that is stored and names no state it saw, so it
   does not wait behind its connection's intents; it goes to the room's queue at once
   (there, it takes its turn like any intent). After a hello that is still waiting, it
@@ -73,6 +75,9 @@ class Inbox:
             ws.refuse(socket, busy(), incoming.ref, socket.policy.metrics)
             return
         lane = self.lane
+        if incoming.refused and not lane:
+            ws.answer_refused(incoming, socket, socket.policy.metrics)  # nothing before it
+            return
         if ws.goes_aside(incoming.message) and not any(ws.names_a_room(i.message) for i in lane):
             task = socket.loop.create_task(self._apply(incoming))
             self.aside.add(task)
@@ -96,7 +101,8 @@ class Inbox:
         try:
             while lane:
                 incoming = lane[0]
-                if deadline is not None and socket.loop.time() >= incoming.arrived + deadline:
+                late = deadline is not None and socket.loop.time() >= incoming.arrived + deadline
+                if late and not incoming.refused:
                     # Its time went by behind its connection's earlier intents: never sent.
                     ws.refuse(socket, unavailable(), incoming.ref, socket.policy.metrics)
                 else:

@@ -1,10 +1,10 @@
 """A game message, from the bytes of a WebSocket text frame to the room and back.
 
 Each message is checked (nesting depth, JSON, its type's schema) as it comes
-(:func:`receive`): a refusal, or a ping, is answered there and then. Any other is
-dispatched to the runtime as a typed intent (:func:`apply`), when its connection's
-queue lets it (``inbox.py``); any refusal is answered with a typed ``error`` carrying a
-stable code: never a traceback. The socket itself (frames, limits, keepalive) is
+(:func:`receive`) and made the typed intent the room code handles; a ping is answered
+there and then. Any other is dispatched to the runtime (:func:`apply`), or refused,
+when its connection's queue lets it (``inbox.py``); every refusal is a typed ``error``
+carrying a stable code: never a traceback. The socket itself (frames, limits, keepalive) is
 ``gamesocket.py``.
 """
 
@@ -90,21 +90,27 @@ class RateLimit:
 
 
 class Incoming(NamedTuple):
-    """A valid message on its way to the rooms."""
+    """A message on its way to its answer."""
 
-    message: Any
-    """The client message, validated into its type (``protocol.py``)."""
+    message: Hello | Intent | ProtocolError
+    """A hello (``protocol.py``), the intent a message asks for, or the refusal it gets
+    (not JSON, not a message of ours, a name or a board that is no good)."""
     ref: str | None
     arrived: float
     """When it came, on the event loop's clock: its deadline counts from then."""
+
+    @property
+    def refused(self) -> bool:
+        """Whether its answer is a refusal known already: nothing to ask a room."""
+        return isinstance(self.message, ProtocolError)
 
 
 def receive(
     payload: bytes, session: Session, arrived: float, metrics: Metrics | None = None
 ) -> Incoming | None:
-    """A message as it comes: parsed and validated by type. What needs no room is
-    answered at once (a ping, a refusal) and None returned; any other is returned, for
-    :func:`apply` once its turn comes."""
+    """A message as it comes: parsed and validated by type. A ping is answered at once
+    and None returned; any other message, or its refusal, is returned for :func:`apply`
+    once its turn comes."""
     ref = None
     kind = "invalid"
     started = time.perf_counter()
@@ -126,22 +132,32 @@ def receive(
                 # Echo the client's time with ours: it measures its clock's offset from it.
                 pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
                 session.send(jsontext.dumps(pong).encode())
-            case _:
+            case Hello():
                 return Incoming(message, ref, arrived)
+            case _:
+                return Incoming(_intent(message), ref, arrived)
     except ProtocolError as error:
-        refuse(session, error, ref, metrics)
+        return Incoming(error, ref, arrived)
     if metrics is not None:
         metrics.intent(kind, time.perf_counter() - started)
     return None
 
 
-def goes_aside(message: Any) -> bool:
+def answer_refused(incoming: Incoming, session: Session, metrics: Metrics | None = None) -> None:
+    """Answer a message whose refusal is known already (``incoming.refused``)."""
+    assert isinstance(incoming.message, ProtocolError)
+    refuse(session, incoming.message, incoming.ref, metrics)
+    if metrics is not None:
+        metrics.intent("invalid", 0.0)
+
+
+def goes_aside(message: Hello | Intent | ProtocolError) -> bool:
     """Whether this message need not wait for its connection's earlier ones: a reaction
     (it changes nothing that is stored, and names no state it saw)."""
-    return isinstance(message, ReactIntent)
+    return isinstance(message, React)
 
 
-def names_a_room(message: Any) -> bool:
+def names_a_room(message: Hello | Intent | ProtocolError) -> bool:
     """Whether this message says which room (and seat) its connection is in: what comes
     after it is for that room, so nothing after it goes aside while it waits."""
     return isinstance(message, Hello)
@@ -166,10 +182,17 @@ async def apply(
 ) -> None:
     """A message from a connection, applied; any refusal goes back to it as a typed
     ``error`` (never a traceback)."""
+    message = incoming.message
+    if isinstance(message, ProtocolError):
+        answer_refused(incoming, session, metrics)
+        return
     ref = incoming.ref
     started = time.perf_counter()
     try:
-        await _dispatch(incoming.message, session, runtime, lookups, incoming.arrived)
+        if isinstance(message, Hello):
+            await _hello(message, session, runtime, lookups, incoming.arrived)
+        else:
+            await runtime.intent(session, message, arrived=incoming.arrived)
     except ProtocolError as error:
         refuse(session, error, ref, metrics)
         if isinstance(error, OutcomeUnknown) and error.verdict is not None:
@@ -181,7 +204,8 @@ async def apply(
         failed = error_message("internal", "the server failed; nothing changed", ref)
         session.send(jsontext.dumps(failed).encode())
     if metrics is not None:
-        metrics.intent(incoming.message.type, time.perf_counter() - started)
+        kind = message.type if isinstance(message, Hello) else message.kind
+        metrics.intent(kind, time.perf_counter() - started)
 
 
 def _tell(verdict: asyncio.Future[bool | None], session: Session, ref: Any) -> None:
@@ -194,16 +218,13 @@ def _tell(verdict: asyncio.Future[bool | None], session: Session, ref: Any) -> N
     session.send(jsontext.dumps(error_message("unavailable", message, ref)).encode())
 
 
-async def _dispatch(
-    message: Any,
+async def _hello(
+    message: Hello,
     session: Session,
     runtime: RoomRuntime,
     lookups: LookupLimiter | None,
     arrived: float,
 ) -> None:
-    if not isinstance(message, Hello):
-        await runtime.intent(session, _intent(message), arrived=arrived)
-        return
     code, secret, odds = message.room, message.secret, message.odds
     if lookups is None:
         await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
