@@ -1,7 +1,8 @@
 """One connection's messages on their way to the rooms: in order, without head-of-line waits.
 
 A ping is answered the moment it comes (``ws.receive``), and so is a message refused
-as it is read (not JSON, not one of ours) when nothing waits before it. The others wait
+as it is read (not JSON, not one of ours, a name that is no good) when nothing waits
+before it. The others wait
 here, and only while they wait does a connection hold an :class:`Inbox` (and a task that
 works through it): at rest it holds neither.
 

@@ -4,8 +4,8 @@ Each message is checked (nesting depth, JSON, its type's schema) as it comes
 (:func:`receive`) and made the typed intent the room code handles; a ping is answered
 there and then. Any other is dispatched to the runtime (:func:`apply`), or refused,
 when its connection's queue lets it (``inbox.py``); every refusal is a typed ``error``
-carrying a stable code: never a traceback. The socket itself (frames, limits, keepalive) is
-``gamesocket.py``.
+carrying a stable code: never a traceback. The socket itself (frames, limits,
+keepalive) is ``gamesocket.py``.
 """
 
 from __future__ import annotations
