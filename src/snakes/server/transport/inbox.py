@@ -58,12 +58,12 @@ class Inbox:
         """The messages to apply in order; the first is being applied."""
         self.task: asyncio.Task[None] | None = None
         """Works through ``lane``."""
-        self.aside: set[asyncio.Task[None]] = set()
-        """Reactions on their way, each on its own."""
+        self.aside: set[asyncio.Task[None]] | None = None
+        """Reactions on their way, each on its own (made with the first)."""
 
     @property
     def waiting(self) -> int:
-        return len(self.lane) + len(self.aside)
+        return len(self.lane) + (len(self.aside) if self.aside else 0)
 
     @property
     def idle(self) -> bool:
@@ -81,6 +81,8 @@ class Inbox:
             return
         if ws.goes_aside(incoming.message) and not any(ws.names_a_room(i.message) for i in lane):
             task = socket.loop.create_task(self._apply(incoming))
+            if self.aside is None:
+                self.aside = set()
             self.aside.add(task)
             task.add_done_callback(self._aside_done)
             return
@@ -118,7 +120,8 @@ class Inbox:
         await ws.apply(incoming, self.socket, policy.runtime(), policy.lookups, policy.metrics)
 
     def _aside_done(self, task: asyncio.Task[None]) -> None:
-        self.aside.discard(task)
+        if self.aside is not None:
+            self.aside.discard(task)
         self._settle()
 
     def _settle(self) -> None:
