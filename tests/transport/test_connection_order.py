@@ -11,10 +11,12 @@ answer's time is exact, however busy the machine. What they show:
 - every intent is answered within the deadline counted from when it arrived, also when
   many are sent during the hang; one whose deadline passed while it waited behind the
   connection's earlier ones is refused ``unavailable`` without reaching the store;
+- a hello too, its entry in the room's presence (kept in the store) included;
 - past ``QUEUE_LIMIT`` messages waiting for the rooms, the next is answered ``busy`` at
   once;
 - a reaction sent after a hello waits for that hello (it is the room the hello names
-  that it is for), and the store back, the game goes on.
+  that it is for); a refusal is answered in the order sent; and the store back, the
+  game goes on.
 """
 
 from __future__ import annotations
