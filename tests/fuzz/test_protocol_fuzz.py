@@ -3,8 +3,8 @@
 Hypothesis writes sequences of messages (junk text, wrong JSON, unknown types, fields of
 the wrong type, huge numbers, stale versions, other seats' secrets, floods of valid
 intents) and sends each sequence on a fresh connection, under some identity: nobody, a
-spectator, or the holder of one seat. After every message a ``ping`` marks the end of
-its answers, so each answer is matched to the message that caused it.
+spectator, or the holder of one seat. After every message a message of an unknown type
+marks the end of its answers, so each answer is matched to the message that caused it.
 
 What must hold: every error names a code from docs/PROTOCOL.md's list (never
 ``internal``); a message that is not an object, or has an unknown type, gets exactly
@@ -397,17 +397,28 @@ def _answers(client: GameClient) -> list[dict[str, Any]]:
     """Everything the server said in answer to what was sent since the last marker.
 
     The marker is a message of an unknown type with a fresh ``ref``: its error echoes
-    the ref, and one connection's messages are answered in order.
+    the ref, and one connection's messages are answered in order (but pings, reactions,
+    and a ``busy`` past the connection's queue limit: docs/PROTOCOL.md). A marker
+    answered ``busy`` came while the queue was full: once an answer of what waits in it
+    comes, a new marker is sent.
     """
     marker = f"sync-{next(_MARKERS)}"
     client.send({"type": "sync", "ref": marker})
     said = []
+    full = False
     while True:
         message = client.recv(timeout=10)
         if message["type"] == "error" and message.get("ref") == marker:
+            if message["code"] == "busy":
+                full = True
+                continue
             assert message["code"] == "unknown_type"
             return said
         said.append(message)
+        if full:  # the queue moved on: room for a marker again
+            full = False
+            marker = f"sync-{next(_MARKERS)}"
+            client.send({"type": "sync", "ref": marker})
 
 
 _MARKERS = itertools.count()

@@ -251,29 +251,39 @@ class RoomRuntime:
     # ---- connections --------------------------------------------------------------------
 
     async def hello(
-        self, session: Session, code: str, secret: str | None, *, odds: bool = False
+        self,
+        session: Session,
+        code: str,
+        secret: str | None,
+        *,
+        odds: bool = False,
+        arrived: float | None = None,
     ) -> None:
         """A connection joins a room's viewers (a seat's secret makes it that seat's);
-        ``odds``: it shows the live odds, so they are worked out while it is here."""
+        ``odds``: it shows the live odds, so they are worked out while it is here.
+        ``arrived``: when it came (the loop's time), which the deadline counts from."""
         code = _checked(code)
         digest = hash_secret(secret) if secret is not None else ""
         if session.room == code and session.secret_hash == digest:
             # A hello again from a connection already here: its own welcome, nothing else.
             caller = Caller(session.id, digest)
-            await self._run(code, Connect(self.owners.key(session), odds), caller)
+            connect = Connect(self.owners.key(session), odds)
+            await self._run(code, connect, caller, arrived=arrived)
             return
         if session.room is not None:
-            await self.disconnect(session)
+            await self.disconnect(session, arrived=arrived)
         session.room = code
         session.secret_hash = hash_secret(secret) if secret is not None else ""
         first = self.hub.attach(code, session)
         try:
-            if first:
-                await self.backend.bus.subscribe(code)
-            await self.backend.presence.join(code, session)
+            async with asyncio.timeout_at(self._answer_by(arrived)):
+                if first:
+                    await self.backend.bus.subscribe(code)
+                await self.backend.presence.join(code, session)
             caller = Caller(session.id, session.secret_hash)
-            await self._run(code, Connect(self.owners.key(session), odds), caller)
-        except StoreUnavailable:
+            connect = Connect(self.owners.key(session), odds)
+            await self._run(code, connect, caller, arrived=arrived)
+        except (StoreUnavailable, TimeoutError):
             await self._forget(code, session)
             self._store_failed()
             raise unavailable() from None
@@ -281,13 +291,13 @@ class RoomRuntime:
             await self._forget(code, session)
             raise
 
-    async def disconnect(self, session: Session) -> None:
+    async def disconnect(self, session: Session, *, arrived: float | None = None) -> None:
         code = session.room
         if code is None:
             return
         await self._forget(code, session)
         try:
-            await self._run(code, Drop(self.owners.key(session)))
+            await self._run(code, Drop(self.owners.key(session)), arrived=arrived)
         except ProtocolError as error:
             if error.code != "room_not_found":
                 log.warning("room %s: a disconnect was not recorded: %s", code, error.message)
@@ -300,21 +310,36 @@ class RoomRuntime:
         with contextlib.suppress(Exception):
             await self.backend.presence.leave(code, session)
 
-    async def intent(self, session: Session, intent: Intent) -> None:
-        """A player's intent (roll, leave, start, rules, …) for the room it said hello to."""
+    async def intent(
+        self, session: Session, intent: Intent, *, arrived: float | None = None
+    ) -> None:
+        """A player's intent (roll, leave, start, rules, …) for the room it said hello to;
+        ``arrived``: when it came (the loop's time), which the deadline counts from."""
         if session.room is None:
             raise ProtocolError("not_in_room", "say hello to a room first")
         ident = self.owners.new_ident() if intent.kind in RECORDED else ""
-        await self._run(session.room, intent, Caller(session.id, session.secret_hash, "", ident))
+        caller = Caller(session.id, session.secret_hash, "", ident)
+        await self._run(session.room, intent, caller, arrived=arrived)
 
     # ---- routing: here if this process owns the room, else to its owner -----------------
 
-    async def _run(self, code: str, intent: Intent, caller: Caller = NOBODY) -> Any:
-        """Apply an operation here or at the room's owner, answered within the deadline:
+    def _answer_by(self, arrived: float | None) -> float | None:
+        """When an operation that came at ``arrived`` (now, if None) must be answered."""
+        if self.deadline is None:
+            return None
+        if arrived is None:
+            arrived = asyncio.get_running_loop().time()
+        return arrived + self.deadline
+
+    async def _run(
+        self, code: str, intent: Intent, caller: Caller = NOBODY, *, arrived: float | None = None
+    ) -> Any:
+        """Apply an operation here or at the room's owner, answered within the deadline
+        from its arrival (the wait for its turn in its connection's queue included):
         ``unavailable`` when nothing changed, ``outcome_unknown`` when it may have."""
         attempt = Attempt()
         try:
-            async with asyncio.timeout(self.deadline):
+            async with asyncio.timeout_at(self._answer_by(arrived)):
                 return await self._route(code, intent, caller, attempt)
         except TimeoutError:
             self._store_failed()

@@ -7,8 +7,9 @@ sends to the ``websockets`` package's sans-I/O protocol core (``Protocol``: fram
 masking, reserved bits and opcodes, control frames, fragment order and size, close
 codes and the closing handshake), and writes what comes back, and each message of
 ours, straight to the transport. A player's message reaches the room with no ASGI
-layer, queue or task of its own in between, and an update goes out as one
-``transport.write``. Each connection is one object (it is its own :class:`Session`).
+layer in between (only while messages wait does a connection hold a queue and a task,
+``inbox.py``), and an update goes out as one ``transport.write``. Each connection is
+one object (it is its own :class:`Session`).
 
 Its life, as an explicit sequence (``state``):
 
@@ -19,8 +20,10 @@ Its life, as an explicit sequence (``state``):
   with no message under way (``at_rest``): most connections, between two messages, hold
   none. Every frame the core
   reads spends one of the connection's frame budget (control frames and empty
-  fragments too: 1008 past it); a text message is checked (UTF-8, rate) and handled in
-  order, one at a time per connection (``ws.handle``). A client silent for
+  fragments too: 1008 past it); a text message is checked (UTF-8, rate, its type): a
+  ping is answered at once, a reaction goes aside, the rest are answered in order, one
+  at a time per connection, each within the deadline from its arrival, and past
+  ``QUEUE_LIMIT`` waiting the next is refused ``busy`` (``inbox.py``). A client silent for
   ``keepalive`` seconds is pinged, and one silent for twice that is cut off. Whatever
   we write (messages, pongs, pings) counts against ``SEND_QUEUE_LIMIT`` while the
   socket's buffer is full, and a full buffer that takes nothing for ``keepalive``
@@ -29,7 +32,7 @@ Its life, as an explicit sequence (``state``):
   core and the socket closed at once; after a refusal (1002, 1003, 1007, 1008, 1009)
   our side is shut (FIN) and the client's goodbye awaited, briefly.
 - ``CLOSED``: the socket is gone; the room is told (``runtime.disconnect``), once, after
-  the message being handled, if any.
+  the message being applied, if any (those waiting behind it are dropped).
 """
 
 from __future__ import annotations
@@ -39,7 +42,6 @@ import base64
 import contextlib
 import hashlib
 import logging
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import GeneratorType
@@ -53,6 +55,7 @@ from snakes.server.metrics import Metrics
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import SEND_QUEUE_LIMIT, Session
 from snakes.server.transport import ws
+from snakes.server.transport.inbox import QUEUE_LIMIT, Inbox
 from snakes.server.transport.limits import LookupLimiter, TrustedProxies, origin_allowed
 from snakes.server.transport.protocol import MAX_MESSAGE_BYTES
 
@@ -74,10 +77,6 @@ CLOSE_SERVICE_RESTART = 1012
 """The server is stopping; the client comes back."""
 CLOSE_TIMEOUT = 2.0
 """Seconds our close frame waits for the client's goodbye before the socket is closed."""
-INBOX_LIMIT = 32
-"""Messages a connection may have waiting while one of its own is handled; past this,
-reading from it pauses until it catches up (the rate limit keeps honest clients far
-below)."""
 SLICE = 1024
 """Bytes handed to the core at a time. A client's frame is at least 6 bytes, so a slice
 holds at most 170 frames (about the frame budget's burst, and a millisecond or two of
@@ -160,7 +159,6 @@ class GameSocket(Session, asyncio.Protocol):
         "_close_timer",
         "_core",
         "_frames",
-        "_handling",
         "_heard",
         "_inbox",
         "_parts",
@@ -189,8 +187,8 @@ class GameSocket(Session, asyncio.Protocol):
         now = self.loop.time()
         self._rate = ws.RateLimit(now)
         self._frames = ws.RateLimit(now, self.policy.frame_rate, self.policy.frame_burst)
-        self._handling: asyncio.Task[None] | None = None
-        self._inbox: deque[bytes] | None = None
+        self._inbox: Inbox | None = None
+        """Messages waiting for the rooms (None when none do: most of the time)."""
         self._heard = now
         self._pinged = 0.0
         self.paused = False
@@ -246,7 +244,8 @@ class GameSocket(Session, asyncio.Protocol):
             if timer is not None:
                 timer.cancel()
         self._stall_timer = self._close_timer = None
-        self._inbox = None
+        inbox, self._inbox = self._inbox, None
+        applying = inbox.close() if inbox is not None else None
         self._parts = None
         if self._core is not None:
             # The core's frame parser is a generator that holds the core: a reference
@@ -255,9 +254,8 @@ class GameSocket(Session, asyncio.Protocol):
             self._core.parser.close()
         if self.policy.on_close is not None and self.transport is not None:
             self.policy.on_close(self.transport)
-        if was != HANDSHAKE and (self.room is not None or self._handling is not None):
-            self.loop.create_task(self._gone(self._handling))
-        self._handling = None
+        if was != HANDSHAKE and (self.room is not None or applying is not None):
+            self.loop.create_task(self._gone(applying))
 
     # ---- uvicorn's shutdown ---------------------------------------------------------------
 
@@ -431,32 +429,24 @@ class GameSocket(Session, asyncio.Protocol):
         if not self._rate.allow(now):
             self._refuse(CLOSE_POLICY, "too many messages")
             return
-        if self._handling is not None:
-            inbox = self._inbox
-            if inbox is None:
-                inbox = self._inbox = deque()
-            inbox.append(payload)
-            if len(inbox) >= INBOX_LIMIT and self.transport is not None:
-                self.transport.pause_reading()
-            return
-        self._handling = self.loop.create_task(self._handle(payload))
+        # What the core owes for frames read before this message goes out before its
+        # answer, which may be written at once (a pong to a ping between its fragments).
+        self._flush()
+        incoming = ws.receive(payload, self, now, self.policy.metrics)
+        if incoming is None:
+            return  # a ping, answered
+        inbox = self._inbox
+        if inbox is None:
+            if incoming.refused:
+                ws.answer_refused(incoming, self, self.policy.metrics)  # nothing before it
+                return
+            inbox = self._inbox = Inbox(self)
+        inbox.put(incoming)
 
-    async def _handle(self, payload: bytes) -> None:
-        """This connection's messages, one at a time, in the order they came."""
-        policy = self.policy
-        runtime = policy.runtime()
-        try:
-            while True:
-                await ws.handle(payload, self, runtime, policy.lookups, policy.metrics)
-                inbox = self._inbox
-                if not inbox or self.state == CLOSED:
-                    return
-                payload = inbox.popleft()
-                if len(inbox) == INBOX_LIMIT // 2 and self.transport is not None:
-                    self.transport.resume_reading()
-        finally:
-            if self.state != CLOSED:
-                self._handling = None
+    def inbox_done(self, inbox: Inbox) -> None:
+        """Every message that waited is answered: the connection holds no queue again."""
+        if self._inbox is inbox:
+            self._inbox = None
 
     # ---- bytes out ------------------------------------------------------------------------
 
@@ -619,4 +609,11 @@ def game_socket_class(policy: SocketPolicy) -> type[GameSocket]:
     return type("BoundGameSocket", (GameSocket,), {"policy": policy, "__slots__": ()})
 
 
-__all__ = ["CLOSE_GOING_AWAY", "GameSocket", "SocketPolicy", "game_socket_class", "text_frame"]
+__all__ = [
+    "CLOSE_GOING_AWAY",
+    "QUEUE_LIMIT",
+    "GameSocket",
+    "SocketPolicy",
+    "game_socket_class",
+    "text_frame",
+]

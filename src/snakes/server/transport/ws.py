@@ -1,9 +1,11 @@
 """A game message, from the bytes of a WebSocket text frame to the room and back.
 
-Each message is checked (nesting depth, JSON, its type's schema), dispatched to the
-runtime as a named intent, and any refusal is answered with a typed ``error`` carrying
-a stable code: never a traceback. The socket itself (frames, limits, keepalive) is
-``gamesocket.py``.
+Each message is checked (nesting depth, JSON, its type's schema) as it comes
+(:func:`receive`) and made the typed intent the room code handles; a ping is answered
+there and then. Any other is dispatched to the runtime (:func:`apply`), or refused,
+when its connection's queue lets it (``inbox.py``); every refusal is a typed ``error``
+carrying a stable code: never a traceback. The socket itself (frames, limits,
+keepalive) is ``gamesocket.py``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from snakes.engine import Rules
 from snakes.server import jsontext
@@ -21,6 +23,7 @@ from snakes.server.rooms.errors import OutcomeUnknown
 from snakes.server.rooms.intents import (
     AddAi,
     FinishAi,
+    Intent,
     Leave,
     React,
     Rematch,
@@ -86,15 +89,28 @@ class RateLimit:
         return True
 
 
-async def handle(
-    payload: bytes,
-    session: Session,
-    runtime: RoomRuntime,
-    lookups: LookupLimiter | None = None,
-    metrics: Metrics | None = None,
-) -> None:
-    """One message from a connection: parsed, validated by type, applied; any refusal
-    goes back to it as a typed ``error`` (never a traceback)."""
+class Incoming(NamedTuple):
+    """A message on its way to its answer."""
+
+    message: Hello | Intent | ProtocolError
+    """A hello (``protocol.py``), the intent a message asks for, or the refusal it gets
+    (not JSON, not a message of ours, a name or a board that is no good)."""
+    ref: str | None
+    arrived: float
+    """When it came, on the event loop's clock: its deadline counts from then."""
+
+    @property
+    def refused(self) -> bool:
+        """Whether its answer is a refusal known already: nothing to ask a room."""
+        return isinstance(self.message, ProtocolError)
+
+
+def receive(
+    payload: bytes, session: Session, arrived: float, metrics: Metrics | None = None
+) -> Incoming | None:
+    """A message as it comes: parsed and validated by type. A ping is answered at once
+    and None returned; any other message, or its refusal, is returned for :func:`apply`
+    once its turn comes."""
     ref = None
     kind = "invalid"
     started = time.perf_counter()
@@ -109,12 +125,76 @@ async def handle(
             ref = data["ref"][:64]
         message = parse_client_message(data)
         kind = message.type
-        await _dispatch(message, session, runtime, lookups)
+        match message:
+            case Ping(t=None):
+                session.send(b'{"type":"pong"}')
+            case Ping(t=sent):
+                # Echo the client's time with ours: it measures its clock's offset from it.
+                pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
+                session.send(jsontext.dumps(pong).encode())
+            case Hello():
+                return Incoming(message, ref, arrived)
+            case _:
+                return Incoming(_intent(message), ref, arrived)
     except ProtocolError as error:
-        if metrics is not None:
-            metrics.error(error.code)
-        refusal = error_message(error.code, error.message, ref, error.retry_after)
-        session.send(jsontext.dumps(refusal).encode())
+        return Incoming(error, ref, arrived)
+    if metrics is not None:
+        metrics.intent(kind, time.perf_counter() - started)
+    return None
+
+
+def answer_refused(incoming: Incoming, session: Session, metrics: Metrics | None = None) -> None:
+    """Answer a message whose refusal is known already (``incoming.refused``)."""
+    assert isinstance(incoming.message, ProtocolError)
+    refuse(session, incoming.message, incoming.ref, metrics)
+    if metrics is not None:
+        metrics.intent("invalid", 0.0)
+
+
+def goes_aside(message: Hello | Intent | ProtocolError) -> bool:
+    """Whether this message need not wait for its connection's earlier ones: a reaction
+    (it changes nothing that is stored, and names no state it saw)."""
+    return isinstance(message, React)
+
+
+def names_a_room(message: Hello | Intent | ProtocolError) -> bool:
+    """Whether this message says which room (and seat) its connection is in: what comes
+    after it is for that room, so nothing after it goes aside while it waits."""
+    return isinstance(message, Hello)
+
+
+def refuse(
+    session: Session, error: ProtocolError, ref: str | None, metrics: Metrics | None = None
+) -> None:
+    """Answer a refusal: a typed ``error`` naming the message's ``ref``."""
+    if metrics is not None:
+        metrics.error(error.code)
+    refusal = error_message(error.code, error.message, ref, error.retry_after)
+    session.send(jsontext.dumps(refusal).encode())
+
+
+async def apply(
+    incoming: Incoming,
+    session: Session,
+    runtime: RoomRuntime,
+    lookups: LookupLimiter | None = None,
+    metrics: Metrics | None = None,
+) -> None:
+    """A message from a connection, applied; any refusal goes back to it as a typed
+    ``error`` (never a traceback)."""
+    message = incoming.message
+    if isinstance(message, ProtocolError):
+        answer_refused(incoming, session, metrics)
+        return
+    ref = incoming.ref
+    started = time.perf_counter()
+    try:
+        if isinstance(message, Hello):
+            await _hello(message, session, runtime, lookups, incoming.arrived)
+        else:
+            await runtime.intent(session, message, arrived=incoming.arrived)
+    except ProtocolError as error:
+        refuse(session, error, ref, metrics)
         if isinstance(error, OutcomeUnknown) and error.verdict is not None:
             error.verdict.add_done_callback(lambda verdict: _tell(verdict, session, ref))
     except Exception:
@@ -124,6 +204,7 @@ async def handle(
         failed = error_message("internal", "the server failed; nothing changed", ref)
         session.send(jsontext.dumps(failed).encode())
     if metrics is not None:
+        kind = message.type if isinstance(message, Hello) else message.kind
         metrics.intent(kind, time.perf_counter() - started)
 
 
@@ -137,63 +218,66 @@ def _tell(verdict: asyncio.Future[bool | None], session: Session, ref: Any) -> N
     session.send(jsontext.dumps(error_message("unavailable", message, ref)).encode())
 
 
-async def _dispatch(
-    message: Any, session: Session, runtime: RoomRuntime, lookups: LookupLimiter | None
+async def _hello(
+    message: Hello,
+    session: Session,
+    runtime: RoomRuntime,
+    lookups: LookupLimiter | None,
+    arrived: float,
 ) -> None:
+    code, secret, odds = message.room, message.secret, message.odds
+    if lookups is None:
+        await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
+        return
+    if secret is None:
+        lookups.check(session.address)
+        try:
+            await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
+        except ProtocolError as error:
+            if error.code in MISS_CODES:
+                lookups.miss(session.address)
+            raise
+        return
+    # A valid seat secret (192 bits) is no guess: it is tried first and never
+    # refused, so a guesser behind the same NAT cannot lock the player out.
+    try:
+        await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
+    except ProtocolError as error:
+        if error.code in HELLO_MISS_CODES:
+            lookups.check(session.address)  # out of guesses: say no more than that
+            lookups.miss(session.address)
+        raise
+
+
+def _intent(message: Any) -> Intent:
+    """The typed intent a (valid) client message asks for."""
     match message:
-        case Hello(room=code, secret=secret, odds=odds):
-            if lookups is None:
-                await runtime.hello(session, code, secret, odds=odds)
-                return
-            if secret is None:
-                lookups.check(session.address)
-                try:
-                    await runtime.hello(session, code, secret, odds=odds)
-                except ProtocolError as error:
-                    if error.code in MISS_CODES:
-                        lookups.miss(session.address)
-                    raise
-                return
-            # A valid seat secret (192 bits) is no guess: it is tried first and never
-            # refused, so a guesser behind the same NAT cannot lock the player out.
-            try:
-                await runtime.hello(session, code, secret, odds=odds)
-            except ProtocolError as error:
-                if error.code in HELLO_MISS_CODES:
-                    lookups.check(session.address)  # out of guesses: say no more than that
-                    lookups.miss(session.address)
-                raise
-        case Ping(t=None):
-            session.send(b'{"type":"pong"}')
-        case Ping(t=sent):
-            # Echo the client's time with ours: it measures its clock's offset from it.
-            pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
-            session.send(jsontext.dumps(pong).encode())
         case RollIntent(seat=seat, version=version):
-            await runtime.intent(session, Roll(seat, version))
+            return Roll(seat, version)
         case LeaveIntent(seat=seat, change=change):
-            await runtime.intent(session, Leave(change, seat))
+            return Leave(change, seat)
         case StartIntent(shuffle=shuffle, change=change):
-            await runtime.intent(session, Start(change, shuffle))
+            return Start(change, shuffle)
         case RulesIntent(rules=rules, countdown_seconds=countdown, board=board_name):
             if board_name is not None:
                 board_named(board_name)  # an unknown board is refused here, by name
             chosen = Rules.from_data(rules.model_dump())
-            await runtime.intent(session, SetRules(message.change, chosen, countdown, board_name))
+            return SetRules(message.change, chosen, countdown, board_name)
         case SeedIntent(seed=seed, commitment=commitment):
-            await runtime.intent(session, Seed(seed, commitment))
+            return Seed(seed, commitment)
         case AddAiIntent(name=name, colour=colour, change=change):
-            await runtime.intent(session, AddAi(change, _clean_name(name), colour))
+            return AddAi(change, _clean_name(name), colour)
         case RemoveIntent(seat=seat, change=change):
-            await runtime.intent(session, Remove(change, seat))
+            return Remove(change, seat)
         case RematchIntent(change=change, start=start):
-            await runtime.intent(session, Rematch(change, start))
+            return Rematch(change, start)
         case FinishAiIntent(change=change):
-            await runtime.intent(session, FinishAi(change))
+            return FinishAi(change)
         case ReactIntent(seat=seat, reaction=reaction):
-            await runtime.intent(session, React(seat, reaction))
+            return React(seat, reaction)
         case ReactionsIntent(on=on, change=change):
-            await runtime.intent(session, SetReactions(change, on))
+            return SetReactions(change, on)
+    raise ProtocolError("unknown_type", f"no intent for {type(message).__name__}")
 
 
 def _too_deep(payload: bytes) -> bool:
