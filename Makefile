@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: play serve test test-fast test-changed hunt check lint format typecheck unit serial browser clean bench
+.PHONY: schema play serve test test-fast test-changed hunt check lint format typecheck unit serial browser clean bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ test-changed: $(STAMP)
 RUNS ?= 10
 hunt: $(STAMP)
 	$(BIN)/python -m tests.hunt --runs $(RUNS) --workers $(TEST_WORKERS)
+
+## schema: write the protocol's JSON Schema again (docs/protocol.schema.json)
+schema: $(STAMP)
+	$(BIN)/python -m snakes.server.transport.protocol_schema docs/protocol.schema.json
 
 ## check: ruff lint and format check, mypy --strict
 check: lint typecheck
