@@ -218,9 +218,10 @@ async def _play(
         assert seen is not None
         change = max(0, seen["change"] - behind)
         try:
-            await node.runtime.intent(
+            if not await node.runtime.intent(
                 node.host.session, intent_from(kind, {**args, "change": change})
-            )
+            ):
+                return  # stale: its sender was shown the room again
         except ProtocolError:
             return
         applied.append((change, kind, args))
