@@ -17,7 +17,7 @@ from tests.support.server import TEST_FLAGS, ServerProcess, running_server
 
 # Folders whose every test starts a server, a browser or a Redis of its own.
 _PROCESS_FOLDERS = frozenset(
-    {"browser", "cli", "faults", "fuzz", "ops", "redis", "server", "story"}
+    {"browser", "cli", "faults", "fuzz", "js", "ops", "redis", "server", "story"}
 )
 # Fixtures that start a process, or that reach the machine's Redis.
 _PROCESS_FIXTURES = frozenset(

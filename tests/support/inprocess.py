@@ -22,6 +22,7 @@ from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.intents import Roll, intent_from
 from snakes.server.rooms.model import Mode, Room, Seat
+from snakes.server.rooms.work import RoomDice
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.owners import LocalOwners
 from snakes.server.runtime.runtime import RoomRuntime
@@ -126,7 +127,8 @@ class Viewer:
 
 
 class Table:
-    """A runtime with its log, clock and dice, and helpers to seat players.
+    """A runtime with its log, clock and dice (the server's, or ``dice``, unless a test
+    queued the next values), and helpers to seat players.
 
     Presence messages go out at once (``presence_window`` 0): a test reads what each
     change sends without waiting; the coalescing has tests of its own."""
@@ -137,10 +139,11 @@ class Table:
         settings: Settings = FAST,
         *,
         presence_window: float = 0.0,
+        dice: RoomDice | None = None,
     ) -> None:
         self.clock = ManualClock()
         self.log: LocalLog = room_log or MemoryLog()
-        self.dice = ScriptableDice(ServerDice())
+        self.dice = ScriptableDice(dice or ServerDice())
         self.hub = Hub(presence_window)
         backend = LocalBackend(self.log, self.clock, self.hub)
         self.runtime = RoomRuntime(settings, backend, self.dice, self.hub, LocalOwners())

@@ -16,7 +16,7 @@ import { lazyScreen } from "./lazy-screen.js";
 const lazy = (load, options = {}) => lazyScreen(load, { ...options, onShown: focusHeading });
 const content = lazy(() => import("./screens/content.js"), { styles: ["content.css"] });
 const settingsScreen = lazy(() => import("./screens/settings-screen.js"));
-const online = lazy(() => import("./screens/online.js"));
+const online = lazy(() => import("./screens/online.js"), { styles: ["online.css"] });
 const result = lazy(() => import("./screens/result.js"), { styles: ["story.css"] });
 const verify = lazy(() => import("./screens/verify.js"), { styles: ["verify.css"] });
 const replay = lazy(() => import("./screens/replay.js"), { styles: ["story.css"] });

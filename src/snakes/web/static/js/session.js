@@ -1,7 +1,8 @@
 // One open room: its connection, the latest room view from the server and who we are
 // in it. The game and result screens share it, so moving between them keeps the socket.
 
-import { LocalSession, isLocalCode } from "./local-room.js";
+import { isLocalCode } from "./local-room.js";
+import { LocalSession } from "./local-game.js";
 
 const FATAL = new Set(["room_not_found", "bad_secret"]);
 const SEEDS_KEY = "snakes.seeds";

@@ -5,7 +5,7 @@ import { h, clear, uniqueId } from "../dom.js";
 import { colourList, colour, tokenMarks } from "../colours.js";
 import { config, finishName } from "../config.js";
 import { getSettings } from "../settings.js";
-import { createLocalGame } from "../local-room.js";
+import { createLocalGame } from "../local-game.js";
 import { saveGame } from "../saved-game.js";
 import { boardPicker } from "../board-picker.js";
 import { t, errorText, ordinal } from "../i18n.js";
