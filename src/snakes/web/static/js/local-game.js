@@ -82,125 +82,68 @@ export async function openLocalRoom(code, deliver) {
   });
 }
 
-/** A local game, with a Session's interface (js/session.js). */
-export class LocalSession {
-  constructor(code) {
-    this.code = code;
-    this.secret = null;
-    this.local = true;
-    this.room = null;
-    this.you = null;
-    this.fatal = null;
-    this.listeners = new Set();
-    this.connection = { state: "open" };
-    this.localRoom = null;
-    this.closed = false;
-    this.refCounter = 0;
-    this.stopSettings = onSettingsChange(() => this._askOdds());
-    this.ready = openLocalRoom(code, (message) => this._receive(message)).then((room) => {
-      if (this.closed) return;
-      if (!room) {
-        this.fatal = { code: "room_not_found" };
-        this._emit({ type: "error", code: "room_not_found", message: "", local: true });
-        return;
-      }
-      this.localRoom = room;
-      room.hello();
-    }, (err) => {
-      console.error(err);
-      this._emit({ type: "error", code: "unavailable", message: String(err && err.message) });
-    });
-  }
-
-  subscribe(listener) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  mySeats() {
-    return new Set(this.you ? this.you.seats : []);
-  }
-
-  send(message) {
-    this.refCounter += 1;
-    const ref = `l${this.refCounter}`;
-    // Answered later, as over a socket: the caller notes its ref first.
-    queueMicrotask(() => {
-      if (this.localRoom && !this.closed) this.localRoom.take({ ...message, ref });
-    });
-    return ref;
-  }
-
-  change() {
-    return this.room && Number.isInteger(this.room.change) ? this.room.change : 0;
-  }
-
-  resync() {
-    if (this.room) this._emit({ type: "welcome", room: this.room, you: this.you });
-  }
-
-  close() {
-    this.closed = true;
-    this.stopSettings();
-    if (this.localRoom) this.localRoom.close();
-    this.listeners.clear();
-  }
-
-  recordJson(number) {
-    const game = this.localRoom && this.localRoom.game;
-    const found = game && game.records.find((r) => r.game_number === number);
-    return found ? JSON.stringify(found.record, null, 1) : null;
-  }
-
-  /** A link that downloads finished game `number`'s record from the device. */
-  recordUrl(number) {
-    const text = this.recordJson(number);
-    if (!text) return "#";
-    if (this.download && this.downloadText === text) return this.download;
-    if (this.download) URL.revokeObjectURL(this.download);
-    this.downloadText = text;
-    this.download = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    return this.download;
-  }
-
-  _receive(msg) {
-    if (msg.type === "welcome") {
-      this.you = msg.you;
-      this.room = msg.room;
-      this._emit({ type: "welcome", room: msg.room, you: msg.you });
-      this._askOdds();
-    } else if (msg.type === "update") {
-      this.room = msg.room;
-      this._emit({ type: "update", events: msg.events, room: msg.room, instant: msg.instant });
-      this._askOdds();
-    } else if (msg.type === "error") {
-      this._emit({ type: "error", code: msg.code, message: msg.message, ref: msg.ref, retryAfter: 0 });
-    }
-  }
-
-  // Live odds, while shown: the server works them out of the record (js/local-story.js);
-  // without it the room says they need a connection (odds_offline).
-  _askOdds() {
-    const room = this.localRoom;
-    if (this.closed || !room || room.state.over || !getSettings().showOdds) return;
+/**
+ * The transport of a game at your own table (js/store.js): the room in the page, which
+ * delivers the server's messages to the store, and the live odds while they are shown
+ * (the server works them out of the record; offline, the store hears that they cannot be).
+ */
+export function openLocalTransport(code, _secret, store) {
+  let room = null;
+  let closed = false;
+  const download = { url: null, text: null };
+  const askOdds = () => {
+    if (closed || !room || room.state.over || !getSettings().showOdds) return;
     const version = room.game.version;
-    const settle = (odds, offline) => {
-      if (this.closed || room.game.version !== version) return;
-      this.room = { ...this.room, odds, odds_offline: offline };
-      this._emit({ type: "update", events: [], room: this.room, instant: false });
+    const tell = (odds, offline) => {
+      if (!closed) store.dispatch({ type: "odds", version, odds, offline });
     };
     import("./local-story.js")
       .then(({ localOdds }) => localOdds(recordOf(room.game)))
-      .then((odds) => settle(odds, false), (err) => settle(null, Boolean(err && err.code === "offline")));
-  }
-
-  _emit(event) {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (err) {
-        console.error(err);
-      }
+      .then((odds) => tell(odds, false), (err) => tell(null, Boolean(err && err.code === "offline")));
+  };
+  const stopSettings = onSettingsChange(askOdds);
+  const deliver = (message) => {
+    store.dispatch(message);
+    if (message.type !== "error") askOdds();
+  };
+  openLocalRoom(code, deliver).then((opened) => {
+    if (closed) return;
+    if (!opened) {
+      store.dispatch({ type: "error", code: "room_not_found", message: "", local: true });
+      return;
     }
-  }
+    room = opened;
+    room.hello();
+  }, (err) => {
+    console.error(err);
+    store.dispatch({ type: "error", code: "unavailable", message: String(err && err.message) });
+  });
+  return {
+    send(message) {
+      if (!room) return false;
+      // Answered later, as over a socket.
+      queueMicrotask(() => {
+        if (!closed) room.take(message);
+      });
+      return true;
+    },
+    close() {
+      closed = true;
+      stopSettings();
+      if (room) room.close();
+    },
+    recordUrl(number) {
+      const found = room && room.game.records.find((r) => r.game_number === number);
+      if (!found) return "#";
+      const text = JSON.stringify(found.record, null, 1);
+      // The same record keeps its address: a result screen drawn again must not take the
+      // file from under a link still on screen.
+      if (download.text !== text) {
+        if (download.url) URL.revokeObjectURL(download.url);
+        download.text = text;
+        download.url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      }
+      return download.url;
+    },
+  };
 }
