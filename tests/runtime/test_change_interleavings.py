@@ -240,20 +240,25 @@ def _model(start: Room, applied: list[Applied]) -> tuple[list[str], int, bool, i
     the changes they named; each must have named the change the room was at."""
     seats = [s.name for s in start.seats]
     countdown, reactions, change = start.countdown_seconds, start.reactions, start.change
-    # A host's switch to what it already is changes nothing, at the change it named.
-    for named, kind, args in sorted(applied, key=lambda a: (a[0], a[1] != "reactions")):
-        assert named == change, (named, change, applied)
-        if kind == "reactions" and args["on"] == reactions:
-            continue  # nothing to change: no update, the change stays
-        if kind == "add_ai":
-            seats.append(args["name"])
-        elif kind == "remove":
-            del seats[args["seat"]]
-        elif kind == "rules":
-            countdown = args["countdown"]
-        else:
-            reactions = args["on"]
-        change += 1
+    # A host's switch to what it already is changes nothing, at the change it named; of
+    # the intents that named one change, such switches came first (a node holding an
+    # older copy of the room may find its switch already so, and answer it untold).
+    for at in sorted({a[0] for a in applied}):
+        group = [a for a in applied if a[0] == at]
+        group.sort(key=lambda a: not (a[1] == "reactions" and a[2]["on"] == reactions))
+        for named, kind, args in group:
+            if kind == "reactions" and args["on"] == reactions:
+                continue  # nothing to change: no update, the change stays
+            assert named == change, (named, change, applied)
+            if kind == "add_ai":
+                seats.append(args["name"])
+            elif kind == "remove":
+                del seats[args["seat"]]
+            elif kind == "rules":
+                countdown = args["countdown"]
+            else:
+                reactions = args["on"]
+            change += 1
     return seats, countdown, reactions, change
 
 
