@@ -230,7 +230,9 @@ function send(state, message, { quiet = false, ...track } = {}) {
 function momentPlayed(state, { id }) {
   const [first, ...rest] = state.moments;
   if (!first || first.id !== id) return state;
-  return { ...state, shown: first.room, moments: rest, playing: null, skipped: first.instant ? true : rest.length ? state.skipped : state.skipped };
+  // Skipped: the end shown came at once (a moment with no events after it keeps that so).
+  const skipped = first.instant || (first.events.length === 0 && state.skipped);
+  return { ...state, shown: first.room, moments: rest, playing: null, skipped };
 }
 
 // ---- helpers ----------------------------------------------------------------------------
