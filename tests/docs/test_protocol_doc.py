@@ -228,9 +228,11 @@ def test_the_server_publishes_the_schema_and_its_messages_fit_it(
         messages.append(player.wait_type("pong"))
         player.send({"type": "roll", "seat": 0, "version": 0})
         messages.append(player.wait_type("update"))
-        player.send({"type": "roll", "seat": 1, "version": 0, "ref": "r1"})
+        player.send({"type": "roll", "seat": 1, "version": 0, "ref": "stale"})
+        messages.append(player.wait_type("welcome"))  # a stale intent's answer
+        player.send({"type": "roll", "seat": 5, "version": 1, "ref": "r1"})
         messages.append(player.wait_type("error"))
-    assert [m["type"] for m in messages] == ["welcome", "pong", "update", "error"]
+    assert [m["type"] for m in messages] == ["welcome", "pong", "update", "welcome", "error"]
     for message in messages:
         errors = [e.message for e in server_side.iter_errors(message)]
         assert errors == [], (message["type"], errors)
