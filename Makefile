@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: play serve test test-fast test-changed hunt check lint format typecheck unit serial browser clean bench
+.PHONY: schema test-js play serve test test-fast test-changed hunt check lint format typecheck unit serial browser clean bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +23,12 @@ play: $(STAMP)
 # its own, and starts its own browser.
 TEST_WORKERS ?= 3
 
-## test: lint, type-check, then every test (browser and Redis tests included)
-test: check unit serial
+## test: lint, type-check, then every test (the page's in Node, browser and Redis tests included)
+test: check test-js unit serial
+
+## test-js: the page's modules in Node (Debian's nodejs): the reducer, the page's shape
+test-js:
+	node --test tests/js/
 
 ## unit: every test but those that must run alone, spread over $(TEST_WORKERS) processes
 unit: $(STAMP)
@@ -49,6 +53,10 @@ test-changed: $(STAMP)
 RUNS ?= 10
 hunt: $(STAMP)
 	$(BIN)/python -m tests.hunt --runs $(RUNS) --workers $(TEST_WORKERS)
+
+## schema: write the protocol's JSON Schema again (docs/protocol.schema.json)
+schema: $(STAMP)
+	$(BIN)/python -m snakes.server.transport.protocol_schema docs/protocol.schema.json
 
 ## check: ruff lint and format check, mypy --strict
 check: lint typecheck

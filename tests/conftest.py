@@ -27,7 +27,7 @@ settings.register_profile("fixed", phases=[Phase.explicit])
 
 # Folders whose every test starts a server, a browser or a Redis of its own.
 _PROCESS_FOLDERS = frozenset(
-    {"browser", "cli", "faults", "fuzz", "ops", "redis", "server", "story"}
+    {"browser", "cli", "faults", "fuzz", "js", "ops", "redis", "server", "story"}
 )
 # Fixtures that start a process, or that reach the machine's Redis.
 _PROCESS_FIXTURES = frozenset(

@@ -174,8 +174,12 @@ def seat_squares(page: Page) -> dict[int, int]:
 
 def module_url(page: Page, name: str) -> str:
     """The versioned URL the page loaded one of its modules from (js/<name>)."""
+    # The preloaded ones are named in the page itself too (a page whose clock a test
+    # installed has no resource timings).
     urls: list[str] = page.evaluate(
-        "() => performance.getEntriesByType('resource').map((e) => e.name)"
+        """() => [...(performance.getEntriesByType?.('resource') || []).map((e) => e.name),
+                  ...[...document.querySelectorAll('link[rel=modulepreload]')]
+                    .map((link) => link.href)]"""
     )
     found = next((u for u in urls if re.search(rf"/js/{re.escape(name)}(\?|$)", u)), None)
     assert found, f"the page has not loaded js/{name}"
@@ -185,8 +189,8 @@ def module_url(page: Page, name: str) -> str:
 def page_room(page: Page) -> dict[str, Any]:
     """The room view the page holds now: a game at your own table is in the page only."""
     room = page.evaluate(
-        "async (url) => (await import(url)).currentSession()?.room ?? null",
-        module_url(page, "session.js"),
+        "async (url) => (await import(url)).currentRoom()?.getState().room ?? null",
+        module_url(page, "store.js"),
     )
     assert isinstance(room, dict), "no room is open in the page"
     return room

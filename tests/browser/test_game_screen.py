@@ -47,22 +47,24 @@ WATCH_LOG = """() => {
 
 
 def _settings(page: Page, speed: str = "fast") -> None:
+    """The speed, and the page's own clock stopped: its timers run only when ``_until``
+    moves it (a game at your own table times its AI seats on the page's clock)."""
     page.goto("/")
     page.evaluate(
         "speed => localStorage.setItem('snakes.settings', JSON.stringify({speed, sound: false}))",
         speed,
     )
+    page.clock.install()
     page.reload()
     page.wait_for_selector("[data-screen=home]")
 
 
-def _until(page: Page, server: ServerProcess, script: str, rounds: int = 400) -> None:
-    """Move the server's clock (AI seats wait on it) until ``script`` is true on the page."""
+def _until(page: Page, script: str, rounds: int = 400) -> None:
+    """Move the page's clock (AI seats wait on it) until ``script`` is true on the page."""
     for _ in range(rounds):
         if page.evaluate(script):
             return
-        server.advance(0.3)
-        page.wait_for_timeout(30)
+        page.clock.run_for(300)
     squares = page.evaluate("document.querySelector('[data-testid=log-list]').textContent")
     raise AssertionError(f"never true: {script}; squares {squares}")
 
@@ -76,10 +78,7 @@ SKIP_READY = """() => {
 }"""
 
 
-def test_skip_to_results_never_calls_a_finished_player(
-    hooks_page: Page, hooks_server: ServerProcess
-) -> None:
-    page = hooks_page
+def test_skip_to_results_never_calls_a_finished_player(page: Page) -> None:
     # Instant: the AI turns the clock below plays faster than any animation, and they
     # are not what this test watches.
     _settings(page, "instant")
@@ -93,17 +92,20 @@ def test_skip_to_results_never_calls_a_finished_player(
     script_dice(page, *FINISH_FIRST)
     start_game(page)
     for _ in range(7):  # 1 | 6, 6, 1 | 4 | 5 | 4
-        _until(page, hooks_server, ROLL_READY)
+        _until(page, ROLL_READY)
         version = page.locator(".screen.game").get_attribute("data-version") or ""
         page.get_by_test_id("roll").click()
         expect(page.locator(".screen.game")).not_to_have_attribute("data-version", version)
-    _until(page, hooks_server, SKIP_READY)
+    _until(page, SKIP_READY)
     expect(page.locator("[data-testid=seat-card][data-seat='0']")).to_have_attribute(
         "data-status", "finished"
     )
     page.evaluate(WATCH_BANNER)
     page.evaluate(WATCH_LOG)
-    page.get_by_test_id("skip-to-results").click()
+    # The page's clock stands still until the skip: only Skip to results ends the race.
+    # (Dispatched: a click would wait for the navigation it starts, on the stopped clock.)
+    page.get_by_test_id("skip-to-results").dispatch_event("click")
+    page.clock.resume()
     expect(page.locator("[data-screen=result] [data-testid=result-list]")).to_be_visible()
     banners: list[str] = page.evaluate("window.__banners")
     assert not [b for b in banners if "Me" in b], banners

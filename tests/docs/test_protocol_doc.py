@@ -20,6 +20,7 @@ from snakes.server.app import create_app
 from snakes.server.settings import Settings
 from snakes.server.transport.api import CreateRoom, SeatIn
 from snakes.server.transport.protocol_schema import CLIENT_MODELS, SERVER_MODELS
+from snakes.server.transport.view_schema import EventModels, RoomView, SeatView
 from tests.docs.protocol_scan import SRC, Protocol, fields_of, names, scan, section, table
 from tests.support.client import GameClient
 from tests.support.server import ServerProcess
@@ -109,6 +110,22 @@ def test_the_schema_covers_every_message_type_the_docs_name() -> None:
     docs = Documented(DOC.read_text())
     assert set(CLIENT_MODELS) == set(docs.client)
     assert set(SERVER_MODELS) == set(docs.server)
+
+
+def test_the_events_table_and_the_room_example_are_the_schemas() -> None:
+    """The Events table has a row for each event of the schema, with its fields, and the
+    room example names the room view's fields, and a seat's, exactly."""
+    text = DOC.read_text()
+    docs = Documented(text)
+    in_schema = {
+        model.model_fields["type"].annotation.__args__[0]: set(model.model_fields) - {"type"}  # type: ignore[union-attr]
+        for model in EventModels
+    }
+    assert docs.events == in_schema
+    example = text.split("`room` is the room's view", 1)[1].split("```json", 1)[1].split("```")[0]
+    assert set(re.findall(r'^  "(\w+)":', example, re.MULTILINE)) == set(RoomView.model_fields)
+    seat = re.search(r'"seats": \[\s*(\{.*?\})\s*\]', example, re.DOTALL)[1]  # type: ignore[index]
+    assert set(re.findall(r'"(\w+)":', seat)) == set(SeatView.model_fields)
 
 
 def documented_routes(text: str) -> set[str]:
@@ -211,9 +228,11 @@ def test_the_server_publishes_the_schema_and_its_messages_fit_it(
         messages.append(player.wait_type("pong"))
         player.send({"type": "roll", "seat": 0, "version": 0})
         messages.append(player.wait_type("update"))
-        player.send({"type": "roll", "seat": 1, "version": 0, "ref": "r1"})
+        player.send({"type": "roll", "seat": 1, "version": 0, "ref": "stale"})
+        messages.append(player.wait_type("welcome"))  # a stale intent's answer
+        player.send({"type": "roll", "seat": 5, "version": 1, "ref": "r1"})
         messages.append(player.wait_type("error"))
-    assert [m["type"] for m in messages] == ["welcome", "pong", "update", "error"]
+    assert [m["type"] for m in messages] == ["welcome", "pong", "update", "welcome", "error"]
     for message in messages:
         errors = [e.message for e in server_side.iter_errors(message)]
         assert errors == [], (message["type"], errors)

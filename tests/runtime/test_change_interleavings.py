@@ -218,9 +218,10 @@ async def _play(
         assert seen is not None
         change = max(0, seen["change"] - behind)
         try:
-            await node.runtime.intent(
+            if not await node.runtime.intent(
                 node.host.session, intent_from(kind, {**args, "change": change})
-            )
+            ):
+                return  # stale: its sender was shown the room again
         except ProtocolError:
             return
         applied.append((change, kind, args))
@@ -239,18 +240,20 @@ def _model(start: Room, applied: list[Applied]) -> tuple[list[str], int, bool, i
     the changes they named; each must have named the change the room was at."""
     seats = [s.name for s in start.seats]
     countdown, reactions, change = start.countdown_seconds, start.reactions, start.change
-    for named in sorted({a[0] for a in applied}):
-        assert named == change, (named, change, applied)
-        # A host's switch to what it already is changes nothing, at the change it named:
-        # it came before the one intent that moved the room on from there (after it, it
-        # would have named a stale change), whatever order the list holds them in.
+    # A host's switch to what it already is changes nothing, at the change it named; of
+    # the intents that named one change, such switches came first (after the one that
+    # moved the room on they would have been stale; and a node holding an older copy of
+    # the room may find its switch already so, and answer it untold), whatever order the
+    # list holds them in.
+    for at in sorted({a[0] for a in applied}):
         moved = [
-            (kind, args)
-            for at, kind, args in applied
-            if at == named and not (kind == "reactions" and args["on"] == reactions)
+            (named, kind, args)
+            for named, kind, args in applied
+            if named == at and not (kind == "reactions" and args["on"] == reactions)
         ]
-        assert len(moved) <= 1, (named, applied)
-        for kind, args in moved:
+        assert len(moved) <= 1, (at, applied)  # one applied action per change
+        for named, kind, args in moved:
+            assert named == change, (named, change, applied)
             if kind == "add_ai":
                 seats.append(args["name"])
             elif kind == "remove":

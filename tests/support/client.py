@@ -127,14 +127,31 @@ class GameClient:
         return self.wait_for(lambda m: m["type"] in ("welcome", "error"))
 
     def roll(self, seat: int, version: int | None = None) -> Message:
-        """Roll and return the server's answer: the update it caused, or an error."""
+        """Roll and return the server's answer: the update it caused, an error, or (a
+        stale roll) a welcome."""
         assert self.room is not None
         self.send(
             {"type": "roll", "seat": seat, "version": self.version if version is None else version}
         )
+        answers = ("error", "welcome")
         return self.wait_for(
-            lambda m: m["type"] == "error" or (m["type"] == "update" and bool(m["events"]))
+            lambda m: m["type"] in answers or (m["type"] == "update" and bool(m["events"]))
         )
+
+    def shown_again(self, since: int, timeout: float = 10.0) -> Message:
+        """The answer to a stale intent: a welcome (the room as it is now) and no error.
+
+        ``since``: how many messages this client had read when it sent the intent. A ping
+        is answered after everything the intent caused, so an error would be read first.
+        """
+        if not any(m["type"] == "welcome" for m in self.received[since:]):
+            self.wait_type("welcome", timeout)
+        welcome = next(m for m in self.received[since:] if m["type"] == "welcome")
+        self.send({"type": "ping", "t": 1})
+        self.wait_type("pong", timeout)
+        errors = [m for m in self.received[since:] if m["type"] == "error"]
+        assert not errors, f"a stale intent was answered with an error: {errors}"
+        return welcome
 
     @property
     def version(self) -> int:

@@ -22,10 +22,12 @@ from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.intents import Roll, intent_from
 from snakes.server.rooms.model import Mode, Room, Seat
+from snakes.server.rooms.work import RoomDice
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.owners import LocalOwners
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
+from snakes.server.transport import ws
 from snakes.testing.hooks import ScriptableDice
 from snakes.testing.sessions import RecordingSession
 from tests.support.client import seen
@@ -42,6 +44,15 @@ def seen_args(name: str, args: dict[str, Any], room: dict[str, Any] | None) -> d
 
 FAST = Settings(ai_delay=0.05, animation_scale=0.0)
 CLASSIC = Rules()
+
+
+async def socket_message(payload: bytes, session: Any, runtime: RoomRuntime) -> None:
+    """One message as the game's WebSocket takes it when nothing of its connection waits:
+    parsed and validated as it comes (a ping answered there), then applied, and any
+    refusal answered with an ``error`` (``transport/ws.py``: ``receive``, ``apply``)."""
+    incoming = ws.receive(payload, session, asyncio.get_running_loop().time())
+    if incoming is not None:
+        await ws.apply(incoming, session, runtime)
 
 
 async def settle() -> None:
@@ -126,7 +137,8 @@ class Viewer:
 
 
 class Table:
-    """A runtime with its log, clock and dice, and helpers to seat players.
+    """A runtime with its log, clock and dice (the server's, or ``dice``, unless a test
+    queued the next values), and helpers to seat players.
 
     Presence messages go out at once (``presence_window`` 0): a test reads what each
     change sends without waiting; the coalescing has tests of its own."""
@@ -137,10 +149,11 @@ class Table:
         settings: Settings = FAST,
         *,
         presence_window: float = 0.0,
+        dice: RoomDice | None = None,
     ) -> None:
         self.clock = ManualClock()
         self.log: LocalLog = room_log or MemoryLog()
-        self.dice = ScriptableDice(ServerDice())
+        self.dice = ScriptableDice(dice or ServerDice())
         self.hub = Hub(presence_window)
         backend = LocalBackend(self.log, self.clock, self.hub)
         self.runtime = RoomRuntime(settings, backend, self.dice, self.hub, LocalOwners())

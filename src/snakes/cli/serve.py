@@ -16,6 +16,7 @@ import click
 
 from snakes.cli.workers import Supervisor, follow_supervisor, reuse_port_socket, worker_count
 from snakes.server.settings import (
+    AI_DELAY_SECONDS,
     COMMIT_WINDOW_MS,
     REDIS_TIMEOUT_SECONDS,
     REDIS_WINDOW_MS,
@@ -116,7 +117,7 @@ def _debug_token(_: click.Context, __: click.Parameter, value: str | None) -> st
     show_envvar=True,
     envvar="SNAKES_AI_DELAY",
     type=click.FloatRange(0, 30),
-    default=0.9,
+    default=AI_DELAY_SECONDS,
     show_default=True,
     help="Seconds an AI seat pauses before rolling.",
 )

@@ -13,6 +13,15 @@ REDIS_WINDOW_MS = 10.0
 """The default window of a write to Redis, in milliseconds."""
 REDIS_TIMEOUT_SECONDS = 2.0
 """The default deadline of every call to Redis, and of every intent's answer with it."""
+MOVE_SECONDS = 1.8
+"""The time allowed for showing any move (the die, the turn's hand-over, the countdown's
+safety margin), at normal speed; the page's own room paces its AI seats by it too."""
+SQUARE_SECONDS = 0.21
+"""The time allowed for showing each square a token hops."""
+JUMP_SECONDS = 1.3
+"""The time allowed for showing each ladder climbed or snake slid."""
+AI_DELAY_SECONDS = 0.9
+"""The default pause of an AI seat before it rolls, after the last move was shown."""
 
 
 def default_data_dir() -> Path:
@@ -26,7 +35,7 @@ class Settings:
     data_dir: Path = field(default_factory=default_data_dir)
     public_url: str | None = None
     """Where players reach this server (https://snakes.example.org); invite links use it."""
-    ai_delay: float = 0.9
+    ai_delay: float = AI_DELAY_SECONDS
     """Seconds an AI seat 'thinks' before rolling, after the previous move was shown."""
     animation_scale: float = 1.0
     """Scales the fixed time the server allows browsers to show a move (0 in tests)."""
@@ -106,9 +115,13 @@ class Settings:
     def move_allowance(self, squares: int, jumps: int) -> float:
         """The fixed time a browser is given to show a move before the next countdown.
 
-        About what the game screen takes at normal speed (js/motion-time.js): the die and
-        the turn's hand-over with the countdown's safety margin (1.8 s), each square hopped
+        About what the game screen takes at normal speed (js/anim.js): the die and the
+        turn's hand-over with the countdown's safety margin (1.8 s), each square hopped
         (0.21 s) and each ladder or snake (1.3 s). A browser that would take longer speeds
         its animation up to end in time, so the countdown starts when its player can act.
+        The page's own room (a game at your own table) paces its AI seats by the same
+        sum, from /api/config's ``pacing``.
         """
-        return self.animation_scale * (1.8 + 0.21 * squares + 1.3 * jumps)
+        return self.animation_scale * (
+            MOVE_SECONDS + SQUARE_SECONDS * squares + JUMP_SECONDS * jumps
+        )

@@ -68,7 +68,11 @@ RECORDED = frozenset(
 )  # fmt: skip
 """Intents whose outcome is kept under an id with their commit (with Redis), so that a
 sender who lost the answer learns whether it was applied. A roll needs none: it names
-the version it saw, so a copy sent again is refused (``stale_version``)."""
+the version it saw, so a copy sent again is refused as stale (``stale_version``: its
+sender is shown the room again)."""
+SHOWN_AGAIN = "shown-again"
+"""What applying a stale intent sent by a connection answers (also to the node that
+forwarded it): not applied, and its sender was sent a welcome, the room as it is now."""
 UNKNOWABLE = RECORDED | {"roll"}
 """Players' intents: a lost answer leaves their sender an ``outcome_unknown``. The
 server's own operations (connect, drop, view, fire, restart, resync) and reactions
@@ -312,14 +316,19 @@ class RoomRuntime:
 
     async def intent(
         self, session: Session, intent: Intent, *, arrived: float | None = None
-    ) -> None:
+    ) -> bool:
         """A player's intent (roll, leave, start, rules, …) for the room it said hello to;
-        ``arrived``: when it came (the loop's time), which the deadline counts from."""
+        ``arrived``: when it came (the loop's time), which the deadline counts from.
+
+        False: it was stale (made against an older state of the room), so it was not
+        applied, and its sender was sent the room as it is now (a welcome), nothing more.
+        """
         if session.room is None:
             raise ProtocolError("not_in_room", "say hello to a room first")
         ident = self.owners.new_ident() if intent.kind in RECORDED else ""
         caller = Caller(session.id, session.secret_hash, "", ident)
-        await self._run(session.room, intent, caller, arrived=arrived)
+        answer = await self._run(session.room, intent, caller, arrived=arrived)
+        return bool(answer != SHOWN_AGAIN)
 
     # ---- routing: here if this process owns the room, else to its owner -----------------
 
@@ -442,8 +451,8 @@ class RoomRuntime:
         except BaseException as error:
             # The members stay as they were, like the room: nothing to undo.
             stale = isinstance(error, ProtocolError) and error.code == "stale_version"
-            if stale and caller.connection:
-                await self._show_again(room, ctx, caller)
+            if stale and caller.connection and await self._show_again(room, ctx, caller):
+                return SHOWN_AGAIN  # the welcome is the whole answer: the room as it is now
             self._not_committed(code, live, error, attempt)
             raise
         if not committed:
@@ -483,11 +492,16 @@ class RoomRuntime:
                 raise OutcomeLost(code) from None
             raise unavailable() from None
 
-    async def _show_again(self, room: Room, ctx: Context, caller: Caller) -> None:
-        """The sender of a stale intent is shown the room as it is now (a welcome)."""
+    async def _show_again(self, room: Room, ctx: Context, caller: Caller) -> bool:
+        """The sender of a stale intent is shown the room as it is now: a welcome, and no
+        error with it (its client acts again on what it now sees, and needs no reconnect).
+        False: the welcome could not go out, and the refusal is sent instead."""
         step, _ = run_handler(room, ctx, lambda s: welcome(s, caller.connection))
-        with contextlib.suppress(StoreUnavailable):
+        try:
             await self.backend.commit(step.room, step.work)
+        except StoreUnavailable:
+            return False
+        return True
 
     async def _take(self, code: str, live: LiveRoom) -> Room | None:
         """Load a room this process now owns: its snapshot, the log's tail, who is here."""

@@ -5,8 +5,11 @@ its own name and its writing direction: the page picks one and fetches only that
 
 The countdown's default and range come from the server's settings (``--countdown``,
 ``--countdown-min``, ``--countdown-max``); seat limits, colours and the finish modes'
-names from the rooms and the engine. The page reads them once when it starts and never
-writes them out itself.
+names from the rooms and the engine; the pacing of AI seats (the time a move is given
+to be shown, ``--animation-scale``, and ``--ai-delay``) from the settings, so that a
+game at your own table, which runs in the page, waits as a server room does. The page
+reads them once when it starts (and keeps them for offline play) and never writes them
+out itself.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from snakes.engine import FINISH, MAX_SEATS, Finish
 from snakes.server.languages import shipped_languages
 from snakes.server.rooms.model import COLOURS
 from snakes.server.rooms.reactions import REACTIONS
-from snakes.server.settings import Settings
+from snakes.server.settings import JUMP_SECONDS, MOVE_SECONDS, SQUARE_SECONDS, Settings
 
 MIN_TABLE = 2
 """Every game in a room has 2-6 seats (the engine's one-seat race is for analysis)."""
@@ -61,6 +64,18 @@ class LanguageOut(BaseModel):
     dir: str
 
 
+class Pacing(BaseModel):
+    """When an AI seat rolls, as a server room times it: ``ai_delay_seconds`` after the
+    last move had ``scale * (move_seconds + square_seconds * squares hopped +
+    jump_seconds * ladders and snakes)`` to be shown (``Settings.move_allowance``)."""
+
+    move_seconds: float
+    square_seconds: float
+    jump_seconds: float
+    scale: float
+    ai_delay_seconds: float
+
+
 class GameConfig(BaseModel):
     countdown: CountdownRange
     seats: SeatLimits
@@ -70,6 +85,7 @@ class GameConfig(BaseModel):
     reactions: list[str]
     """The reactions a seated player may send in an online room, by id, in tray order."""
     languages: list[LanguageOut]
+    pacing: Pacing
 
 
 def game_config(settings: Settings) -> GameConfig:
@@ -85,11 +101,19 @@ def game_config(settings: Settings) -> GameConfig:
         finish_square=FINISH,
         reactions=list(REACTIONS),
         languages=[LanguageOut(code=x.code, name=x.name, dir=x.dir) for x in shipped_languages()],
+        pacing=Pacing(
+            move_seconds=MOVE_SECONDS,
+            square_seconds=SQUARE_SECONDS,
+            jump_seconds=JUMP_SECONDS,
+            scale=settings.animation_scale,
+            ai_delay_seconds=settings.ai_delay,
+        ),
     )
 
 
 @router.get("/api/config")
 async def get_config(request: Request) -> GameConfig:
-    """The countdown's default and range, seat limits, colours, finish names, reactions."""
+    """The countdown's default and range, seat limits, colours, finish names, reactions,
+    languages, and the pacing of AI seats."""
     settings: Settings = request.app.state.settings
     return game_config(settings)

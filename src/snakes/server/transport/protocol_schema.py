@@ -1,13 +1,22 @@
-"""The WebSocket protocol as JSON Schema, served at ``GET /api/protocol.json``.
+"""The WebSocket protocol as JSON Schema, served at ``GET /api/protocol.json`` and
+committed as ``docs/protocol.schema.json`` (``make schema`` writes it again; a test fails
+while the committed one is out of date).
 
 Client messages are the pydantic models of :mod:`snakes.server.transport.protocol`, the
 very ones that validate what a client sends, so the schema cannot disagree with the
-server. Server messages are described by the models below; ``tests/docs`` checks real
-messages from a running server against them.
+server. Server messages are described by the models below, their room view and events
+by :mod:`snakes.server.transport.view_schema`; the tests check real messages from the
+runtime and from a running server against them, and the page's own room (a game at
+your own table) against the committed file.
+
+    python -m snakes.server.transport.protocol_schema [FILE]
 """
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from fastapi import APIRouter
@@ -16,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from snakes import __version__
 from snakes.server.rooms.reactions import Reaction as ReactionId
 from snakes.server.transport.protocol import ClientMessage
+from snakes.server.transport.view_schema import EVENT_TYPES, CountdownView, Event, RoomView
 
 router = APIRouter()
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -30,20 +40,13 @@ class You(BaseModel):
     spectator: bool
 
 
-class Event(BaseModel):
-    """One thing that happened; the fields depend on ``type`` (PROTOCOL.md, Events)."""
-
-    model_config = ConfigDict(extra="allow")
-    type: str
-
-
 class Welcome(BaseModel):
     """The whole state, after ``hello`` and after every reconnect."""
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["welcome"]
     you: You
-    room: dict[str, Any] = Field(description="the room's view (PROTOCOL.md); never a secret")
+    room: RoomView
 
 
 class Update(BaseModel):
@@ -53,7 +56,7 @@ class Update(BaseModel):
     type: Literal["update"]
     events: list[Event]
     instant: bool = Field(description='true: shown at once ("Skip to results")')
-    room: dict[str, Any]
+    room: RoomView
     you: You
 
 
@@ -64,7 +67,7 @@ class Presence(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["presence"]
     connected: list[bool] = Field(description="each seat's `connected`, by seat index")
-    countdown: dict[str, Any] | None = Field(description="the room's `countdown`, as in a view")
+    countdown: CountdownView | None = Field(description="the room's `countdown`, as in a view")
 
 
 class Error(BaseModel):
@@ -117,23 +120,39 @@ SERVER_MODELS = message_models(ServerMessage)
 
 
 def protocol_schema() -> dict[str, Any]:
-    """Every message's JSON Schema, by direction and type."""
+    """Every message's JSON Schema, by direction and type, and the room view's on its own
+    (what a page's own room is checked against)."""
     return {
         "$schema": SCHEMA_DIALECT,
         "title": "Snakes & Ladders WebSocket protocol",
-        "version": __version__,
         "endpoint": "/ws",
         "client": TypeAdapter(ClientMessage).json_schema(),
         "server": TypeAdapter(ServerMessage).json_schema(mode="serialization"),
+        "room": RoomView.model_json_schema(mode="serialization"),
         "client_types": sorted(CLIENT_MODELS),
         "server_types": sorted(SERVER_MODELS),
+        "event_types": sorted(EVENT_TYPES),
     }
 
 
-_SCHEMA = protocol_schema()
+def schema_text() -> str:
+    """The schema as committed (``docs/protocol.schema.json``): sorted, indented."""
+    return json.dumps(protocol_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+_SCHEMA = {**protocol_schema(), "version": __version__}
 
 
 @router.get("/api/protocol.json")
 async def protocol_json() -> dict[str, Any]:
-    """The JSON Schema of every WebSocket message, client to server and server to client."""
+    """The JSON Schema of every WebSocket message, client to server and server to client,
+    and of the room view; ``version``: the game's."""
     return _SCHEMA
+
+
+if __name__ == "__main__":
+    text = schema_text()
+    if len(sys.argv) > 1:
+        Path(sys.argv[1]).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)

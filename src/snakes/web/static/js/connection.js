@@ -31,7 +31,6 @@ export class Connection {
     this.retryTimer = null;
     this.pingTimer = null;
     this.lastHeard = Date.now();
-    this.refCounter = 0;
     this._onOnline = () => this._reconnectNow();
     // The network went: say so now. A socket can stay "open" with no network under it
     // for a long time (until the silence limit), showing "Connected" all the while.
@@ -104,16 +103,11 @@ export class Connection {
     });
   }
 
-  /** Send an intent. Returns its ref, or null when the socket is not open. */
+  /** Send an intent (with its ref). False when the socket is not open. */
   send(message) {
-    this.refCounter += 1;
-    const ref = `c${this.refCounter}`;
-    const payload = JSON.stringify({ ...message, ref });
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(payload);
-      return ref;
-    }
-    return null;
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   /** Stop for good: no more reconnects (leaving the game screen, or a fatal error). */

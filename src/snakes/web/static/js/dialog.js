@@ -1,8 +1,12 @@
-// A real <dialog> for confirmations (never window.confirm).
+// A real <dialog> for confirmations (never window.confirm). Its styles come with it
+// (css/dialog.css), and it opens once they apply.
 
-export function confirmDialog({ title, text, ok = "Leave", cancel = "Stay" }) {
+import { useStyles } from "./lazy-screen.js";
+
+export async function confirmDialog({ title, text, ok = "Leave", cancel = "Stay" }) {
   const dialog = document.getElementById("confirm");
-  if (!dialog || typeof dialog.showModal !== "function") return Promise.resolve(true);
+  if (!dialog || typeof dialog.showModal !== "function") return true;
+  await useStyles("dialog.css").catch((err) => console.error(err));
   dialog.querySelector("#confirm-title").textContent = title;
   dialog.querySelector("#confirm-text").textContent = text;
   dialog.querySelector("[value=ok]").textContent = ok;

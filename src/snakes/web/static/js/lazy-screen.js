@@ -31,7 +31,14 @@ export function useStyles(name) {
  * before the shell was kept), the screen says so and offers to try again.
  */
 export function lazyScreen(load, { styles = [], onShown = () => {} } = {}) {
+  let fetched = null;
   return {
+    /** Fetch it now (a screen likely next: the result while "Skip to results" is offered). */
+    prefetch() {
+      fetched = fetched || Promise.all([load(), ...styles.map(useStyles)]).catch(() => {
+        fetched = null;
+      });
+    },
     mount(root, route, ctx) {
       let cleanup = null;
       let gone = false;

@@ -1,94 +1,42 @@
-// A game at your own table (Play with AI, Pass & Play) runs in the page, with or without
-// the server: your device decides. It takes a server room's intents and answers with its
-// messages and room view (docs/PROTOCOL.md), so the screens draw it like any room. Every
-// change is kept on the device (js/local-store.js) for "Resume game". Online rooms never
-// come here: the server decides there.
+// A game at your own table (Play with AI, Pass & Play) is a room the page runs itself:
+// your device decides. LocalRoom takes a server room's intents and answers with its
+// messages and its room view (docs/PROTOCOL.md, docs/protocol.schema.json), and paces
+// its AI seats as a server room does (/api/config's pacing). It reads no clock, die or
+// storage of its own: they come in, so Node runs it as the page does, and
+// tests/js/test_local_room_differential.py holds it to the server's runtime step by step.
 
-import { apply, faces, jumpsOf, newGame, placings, racing, readRules, winner, AWAY_AFTER, RuleError } from "./rules.js";
-import { rollDie } from "./local-dice.js";
-import { getGame, putGame } from "./local-store.js";
-import { duration, getSettings, onSettingsChange } from "./settings.js";
-import { getBoards } from "./api.js";
+import { apply, faces, jumpsOf, newGame, placings, racing, readRules, winner, AWAY_AFTER, FINISH, RuleError } from "./rules.js";
 
-const ENGINE_VERSION = "1.0.0";
-// A server room's pauses (server/settings.py), at the chosen animation speed.
-const AI_DELAY_MS = 900;
+export const ENGINE_VERSION = "1.0.0";
 const MAX_FAST_FORWARD = 50000;
-// A local code has a 0 in it: server codes never do (their alphabet has no 0, O, 1 or I).
-const ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+const COUNTDOWN_SECONDS = 20;
+// Intents that name the room's `change` they were made against.
+const NAMES_CHANGE = new Set(["leave", "finish_ai", "rematch"]);
 
+/** A local code has a 0 in it: server codes never do (their alphabet has no 0, O, 1 or I). */
 export function isLocalCode(code) {
   return /^0[2-9A-HJ-NP-Z]{5}$/.test(String(code || ""));
 }
 
-function newCode() {
-  const bytes = new Uint8Array(5);
-  crypto.getRandomValues(bytes);
-  return "0" + Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join("");
-}
-
-function allowanceMs(events) {
-  let squares = 0;
-  let jumps = 0;
-  for (const ev of events) {
-    if (ev.type === "moved") squares += ev.end - ev.start;
-    else if (ev.type === "climbed" || ev.type === "slid") jumps += 1;
-  }
-  return 600 + 120 * squares + 700 * jumps;
-}
-
-// The shipped boards come from GET /api/boards (kept on the device by js/api.js); this
-// default (the engine's JUNGLE) serves a device that never saw the list.
-const JUNGLE = {
-  name: "jungle",
-  ladders: [[1, 38], [4, 14], [9, 31], [21, 42], [28, 84], [36, 44], [51, 67], [71, 91], [80, 98]],
-  snakes: [[16, 6], [47, 26], [49, 11], [56, 53], [62, 19], [64, 60], [87, 24], [93, 73], [95, 75], [99, 27]],
-};
-
-async function boardNamed(name) {
-  const found = ((await getBoards()) || []).find((b) => b.name === (name || "jungle"));
-  if (!found || !Array.isArray(found.jumps)) return JUNGLE;
-  return { name: found.name, ladders: found.jumps.filter(([a, b]) => b > a), snakes: found.jumps.filter(([a, b]) => b < a) };
-}
-
-/** A new game ({mode, seats, rules, board: name, shuffle}), kept; resolves to its code. */
-export async function createLocalGame({ mode, seats, rules, board: name, shuffle }) {
-  const board = await boardNamed(name);
-  const table = seats.map(({ name, colour, kind }) => ({ name, colour, kind }));
-  if (shuffle) {
-    for (let i = table.length - 1; i > 0; i--) {
-      const j = rollBelow(i + 1);
-      [table[i], table[j]] = [table[j], table[i]];
-    }
-  }
-  const game = {
-    code: newCode(),
+/** A new game's data ({code, mode, seats, rules, board}), as the device keeps it. */
+export function newGameData({ code, mode, seats, rules, board }) {
+  return {
+    code,
     mode,
-    seats: table,
+    seats: seats.map(({ name, colour, kind }) => ({ name, colour, kind })),
     rules: readRules(rules),
     board: { name: board.name, ladders: board.ladders, snakes: board.snakes },
     first: 0,
     game_number: 1,
-    version: 1,
+    version: 0,
+    change: 0,
     actions: [],
     records: [],
-    created: Date.now(),
   };
-  await putGame(game);
-  return game.code;
 }
 
-function rollBelow(n) {
-  const limit = 256 - (256 % n);
-  const byte = new Uint8Array(1);
-  for (;;) {
-    crypto.getRandomValues(byte);
-    if (byte[0] < limit) return byte[0] % n;
-  }
-}
-
-// As the server writes records (snakes verify and replay read them).
-function recordOf(game) {
+/** The game's record as the server writes records (snakes verify and replay read them). */
+export function recordOf(game) {
   return {
     engine_version: ENGINE_VERSION,
     rules: game.rules,
@@ -99,134 +47,90 @@ function recordOf(game) {
   };
 }
 
-/** A local game, with a Session's interface (js/session.js). */
-export class LocalSession {
-  constructor(code) {
-    this.code = code;
-    this.secret = null;
-    this.local = true;
-    this.room = null;
-    this.you = null;
-    this.fatal = null;
-    this.listeners = new Set();
-    this.connection = { state: "open" };
-    this.game = null;
-    this.state = null;
-    this.table = null;
-    this.aiTimer = null;
-    this.closed = false;
-    this.refCounter = 0;
-    this.stopSettings = onSettingsChange(() => this._askOdds());
-    this.ready = getGame(code).then((game) => {
-      if (this.closed) return;
-      if (!game) {
-        this.fatal = { code: "room_not_found" };
-        this._emit({ type: "error", code: "room_not_found", message: "", local: true });
-        return;
-      }
-      this._load(game);
-      this._emit({ type: "welcome", room: this.room, you: this.you });
-      this._scheduleAi([]);
-      this._askOdds();
-    }, (err) => {
-      console.error(err);
-      this._emit({ type: "error", code: "unavailable", message: String(err && err.message) });
-    });
+/**
+ * Seconds a server room gives these events to be shown before its next AI roll or
+ * countdown (Settings.move_allowance): pacing is /api/config's.
+ */
+export function moveAllowance(events, pacing) {
+  let squares = 0;
+  let jumps = 0;
+  for (const ev of events) {
+    if (ev.type === "moved") squares += ev.end - ev.start;
+    else if (ev.type === "climbed" || ev.type === "slid") jumps += 1;
   }
+  return pacing.scale * (pacing.move_seconds + pacing.square_seconds * squares + pacing.jump_seconds * jumps);
+}
 
-  _load(game) {
+export class LocalRoom {
+  /**
+   * game: the device's data of the game (newGameData); options:
+   * dice(faces) -> 1..faces; timers: {set(fn, ms) -> id, clear(id)}; deliver(message):
+   * where its messages go; pacing: /api/config's; save(game): keep the game after each
+   * change; speed(): the animation speed's factor (1: normal), which its pauses follow.
+   */
+  constructor(game, { dice, timers, deliver, pacing, save = () => {}, speed = () => 1 }) {
     this.game = game;
+    if (!Number.isInteger(game.change)) game.change = game.version || 0;
+    this.dice = dice;
+    this.timers = timers;
+    this.deliver = deliver;
+    this.pacing = pacing;
+    this.save = save;
+    this.speed = speed;
     this.table = { rules: readRules(game.rules), jumps: jumpsOf(game.board) };
     let state = newGame(game.seats.length, game.first);
     for (const action of game.actions) state = apply(state, action, this.table).state;
     this.state = state;
-    const mine = game.seats.flatMap((seat, i) => (seat.kind === "human" ? [i] : []));
-    this.you = { seats: mine, host: false, spectator: false };
-    this.room = this._view();
+    this.you = { seats: game.seats.flatMap((seat, i) => (seat.kind === "human" ? [i] : [])), host: false, spectator: false };
+    this.aiTimer = null;
+    this.closed = false;
   }
 
-  subscribe(listener) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** A device opened the game: it is told everything, and the AI seats go on. */
+  hello() {
+    this.deliver({ type: "welcome", you: this.you, room: this.view() });
+    this._scheduleAi(this.pacing.ai_delay_seconds);
   }
 
-  mySeats() {
-    return new Set(this.you ? this.you.seats : []);
-  }
-
-  send(message) {
-    this.refCounter += 1;
-    const ref = `l${this.refCounter}`;
-    // Answered later, as over a socket: the caller notes its ref first.
-    queueMicrotask(() => this._take(message, ref));
-    return ref;
-  }
-
-  /** The room's change counter, as a Session gives it; a local game applies intents in
-   * the order they were made, so it checks only a roll's version against it. */
-  change() {
-    return this.game ? this.game.version : 0;
-  }
-
-  resync() {
-    if (this.room) this._emit({ type: "welcome", room: this.room, you: this.you });
+  /** One intent, as a server room takes it: applied, refused with an error, or (stale) answered by a welcome. */
+  take(message) {
+    if (this.closed) return;
+    try {
+      this._apply(message);
+    } catch (err) {
+      if (!(err instanceof RuleError)) throw err;
+      if (err.code === "stale_version") this.deliver({ type: "welcome", you: this.you, room: this.view() });
+      else this.deliver({ type: "error", code: err.code, message: err.message, ref: message.ref ?? null });
+    }
   }
 
   close() {
     this.closed = true;
-    this.stopSettings();
-    clearTimeout(this.aiTimer);
-    this.listeners.clear();
+    this.timers.clear(this.aiTimer);
   }
 
-  recordJson(number) {
-    const found = this.game && this.game.records.find((r) => r.game_number === number);
-    return found ? JSON.stringify(found.record, null, 1) : null;
-  }
-
-  /** A link that downloads finished game `number`'s record from the device. */
-  recordUrl(number) {
-    const text = this.recordJson(number);
-    if (!text) return "#";
-    // The same record keeps its address: a result screen drawn again (or a second one on
-    // its way) must not take the file from under a link still on screen.
-    if (this.download && this.downloadText === text) return this.download;
-    if (this.download) URL.revokeObjectURL(this.download);
-    this.downloadText = text;
-    this.download = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    return this.download;
-  }
-
-  _take(message, ref) {
-    if (this.closed || !this.game) return;
-    try {
-      switch (message.type) {
-        case "roll":
-          this._roll(message);
-          break;
-        case "leave":
-          this._mine(message.seat);
-          this._act([{ type: "leave", seat: message.seat }]);
-          break;
-        case "finish_ai":
-          this._finishAi();
-          break;
-        case "rematch":
-          this._rematch();
-          break;
-        case "ping":
-          break;
-        default:
-          throw new RuleError("not_allowed", "a game at your own table does not take that");
-      }
-    } catch (err) {
-      if (!(err instanceof RuleError)) throw err;
-      this._emit({ type: "error", code: err.code, message: err.message, ref, retryAfter: 0 });
+  _apply(message) {
+    if (message.type === "ping") return;
+    if (NAMES_CHANGE.has(message.type) && message.change !== this.game.change) {
+      throw new RuleError("stale_version", `that was sent at change ${message.change}; the room is at ${this.game.change}`);
+    }
+    switch (message.type) {
+      case "roll":
+        return this._roll(message);
+      case "leave":
+        this._mine(message.seat);
+        return this._act([{ type: "leave", seat: message.seat }]);
+      case "finish_ai":
+        return this._finishAi();
+      case "rematch":
+        return this._rematch();
+      default:
+        throw new RuleError("not_allowed", "a game at your own table does not take that");
     }
   }
 
   _mine(seat) {
-    if (!this.mySeats().has(seat)) throw new RuleError("not_your_seat", "that seat is not one you hold");
+    if (!this.you.seats.includes(seat)) throw new RuleError("not_your_seat", "that seat is not one you hold");
   }
 
   _roll({ seat, version }) {
@@ -234,7 +138,7 @@ export class LocalSession {
     if (this.state.over) throw new RuleError("game_over", "the game has ended");
     if (version !== this.game.version) throw new RuleError("stale_version", `that roll was made at version ${version}; it is ${this.game.version}`);
     if (this.state.turn !== seat) throw new RuleError("not_your_turn", "it is another seat's turn");
-    this._act([{ type: "roll", seat, value: rollDie(faces(this.state, this.table.rules)) }]);
+    this._act([{ type: "roll", seat, value: this.dice(faces(this.state, this.table.rules)) }]);
   }
 
   _finishAi() {
@@ -243,7 +147,7 @@ export class LocalSession {
     const actions = [];
     let state = this.state;
     for (let i = 0; i < MAX_FAST_FORWARD && !state.over; i++) {
-      const action = { type: "roll", seat: state.turn, value: rollDie(faces(state, this.table.rules)) };
+      const action = { type: "roll", seat: state.turn, value: this.dice(faces(state, this.table.rules)) };
       state = apply(state, action, this.table).state;
       actions.push(action);
     }
@@ -270,6 +174,7 @@ export class LocalSession {
     }
     this.state = state;
     this.game.actions.push(...actions);
+    this.game.version += actions.length;
     if (state.over) {
       this.game.records = this.game.records.filter((r) => r.game_number !== this.game.game_number).slice(-9);
       this.game.records.push({ game_number: this.game.game_number, record: recordOf(this.game) });
@@ -278,63 +183,28 @@ export class LocalSession {
   }
 
   _publish(events, { instant = false } = {}) {
-    this.game.version += 1;
-    this.room = this._view();
-    putGame(this.game).catch((err) => console.error("keeping the game:", err));
-    this._emit({ type: "update", events, room: this.room, instant });
-    this._scheduleAi(instant ? [] : events);
-    this._askOdds();
+    this.game.change += 1;
+    this.save(this.game);
+    this.deliver({ type: "update", events, instant, room: this.view(), you: this.you });
+    // ("Skip to results" has played the game to its end: no AI seat is left to wait for.)
+    this._scheduleAi(moveAllowance(events, this.pacing) + this.pacing.ai_delay_seconds);
   }
 
-  // Live odds, while shown: the server works them out of the record (js/local-story.js);
-  // without it the room says they need a connection (odds_offline).
-  _askOdds() {
-    if (this.closed || !this.game || this.state.over || !getSettings().showOdds) return;
-    const version = this.game.version;
-    const settle = (odds, offline) => {
-      if (this.closed || this.game.version !== version) return;
-      this.room = { ...this.room, odds, odds_offline: offline };
-      this._emit({ type: "update", events: [], room: this.room, instant: false });
-    };
-    import("./local-story.js")
-      .then(({ localOdds }) => localOdds(recordOf(this.game)))
-      .then((odds) => settle(odds, false), (err) => settle(null, Boolean(err && err.code === "offline")));
-  }
-
-  _scheduleAi(events) {
-    clearTimeout(this.aiTimer);
+  /** An AI seat whose turn it is rolls after `seconds` (at the chosen speed), as a server room's AI timer. */
+  _scheduleAi(seconds) {
+    this.timers.clear(this.aiTimer);
     const state = this.state;
-    if (this.closed || !state || state.over || this.game.seats[state.turn].kind !== "ai") return;
-    const wait = duration(allowanceMs(events) * (events.length ? 1 : 0) + AI_DELAY_MS);
-    this.aiTimer = setTimeout(() => {
+    if (this.closed || state.over || this.game.seats[state.turn].kind !== "ai") return;
+    this.aiTimer = this.timers.set(() => {
       if (this.closed || this.state !== state) return;
-      this._act([{ type: "roll", seat: state.turn, value: rollDie(faces(state, this.table.rules)) }]);
-    }, wait);
+      this._act([{ type: "roll", seat: state.turn, value: this.dice(faces(state, this.table.rules)) }]);
+    }, seconds * 1000 * this.speed());
   }
 
-  // server/rooms/views.py's room view.
-  _view() {
-    const game = this.game;
-    const state = this.state;
+  /** The room view, as server/rooms/views.py builds it for a room of this mode. */
+  view() {
+    const { game, state } = this;
     const rules = this.table.rules;
-    const seats = game.seats.map((seat, index) => {
-      const finished = state.standings.indexOf(index);
-      const left = state.leavers.includes(index);
-      const status = finished >= 0 ? "finished" : left ? "left" : "racing";
-      return {
-        index,
-        name: seat.name,
-        colour: seat.colour,
-        kind: seat.kind,
-        connected: true,
-        away: status === "racing" && state.missed[index] >= AWAY_AFTER,
-        host: false,
-        square: state.positions[index],
-        status,
-        place: finished >= 0 ? finished + 1 : null,
-        missed: state.missed[index],
-      };
-    });
     const still = state.over ? [] : racing(state);
     return {
       code: game.code,
@@ -342,10 +212,10 @@ export class LocalSession {
       phase: state.over ? "over" : "playing",
       game_number: game.game_number,
       rules,
-      countdown_seconds: 20,
+      countdown_seconds: COUNTDOWN_SECONDS,
       board: game.board,
-      finish_square: 100,
-      seats,
+      finish_square: FINISH,
+      seats: game.seats.map((seat, index) => this._seatView(seat, index)),
       turn: state.turn,
       faces: faces(state, rules),
       bonus: state.sixes > 0,
@@ -357,21 +227,33 @@ export class LocalSession {
       countdown: null,
       only_ai_racing: still.length > 0 && still.every((s) => game.seats[s].kind === "ai"),
       version: game.version,
+      change: game.change,
+      // The live odds of a local game come apart (js/local-game.js: the server works them
+      // out of the record), as the page asks for them.
       odds: null,
       fair: null,
       reactions: false,
+      rematch: [],
       invite_url: "",
-      local: true,
     };
   }
 
-  _emit(event) {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (err) {
-        console.error(err);
-      }
-    }
+  _seatView(seat, index) {
+    const { state } = this;
+    const finished = state.standings.indexOf(index);
+    const status = finished >= 0 ? "finished" : state.leavers.includes(index) ? "left" : "racing";
+    return {
+      index,
+      name: seat.name,
+      colour: seat.colour,
+      kind: seat.kind,
+      connected: true,
+      away: status === "racing" && state.missed[index] >= AWAY_AFTER,
+      host: false,
+      square: state.positions[index],
+      status,
+      place: finished >= 0 ? finished + 1 : null,
+      missed: state.missed[index],
+    };
   }
 }

@@ -2,10 +2,10 @@
 // the app-wide bits: settings on <html>, the sound toggle, audio unlocking.
 
 import { applyToDocument, getSettings, updateSettings, onSettingsChange } from "./settings.js";
-import { unlockAudio } from "./sound.js";
+import { unlockAudio } from "./audio.js";
 import { loadConfig } from "./config.js";
 import { t, setAvailable, chooseLanguage, loadLanguage, currentLanguage } from "./i18n.js";
-import { closeSession } from "./session.js";
+import { closeRoom } from "./store.js";
 import * as home from "./screens/home.js";
 import * as setup from "./screens/setup.js";
 import * as game from "./screens/game.js";
@@ -16,7 +16,7 @@ import { lazyScreen } from "./lazy-screen.js";
 const lazy = (load, options = {}) => lazyScreen(load, { ...options, onShown: focusHeading });
 const content = lazy(() => import("./screens/content.js"), { styles: ["content.css"] });
 const settingsScreen = lazy(() => import("./screens/settings-screen.js"));
-const online = lazy(() => import("./screens/online.js"));
+const online = lazy(() => import("./screens/online.js"), { styles: ["online.css"] });
 const result = lazy(() => import("./screens/result.js"), { styles: ["story.css"] });
 const verify = lazy(() => import("./screens/verify.js"), { styles: ["verify.css"] });
 const replay = lazy(() => import("./screens/replay.js"), { styles: ["story.css"] });
@@ -33,8 +33,8 @@ const ROUTES = {
   verify,
   replay,
 };
-// Screens that keep the room's connection open while moving between each other.
-const SESSION_SCREENS = new Set(["game", "result", "online", "replay"]);
+// Screens that keep the room's store (and its connection) open between each other.
+const ROOM_SCREENS = new Set(["game", "result", "online", "replay"]);
 
 const app = document.getElementById("app");
 let active = null; // {name, path, cleanup, guard}
@@ -75,7 +75,7 @@ async function route(force = false) {
     }
   }
   if (active && active.cleanup) active.cleanup();
-  if (!SESSION_SCREENS.has(next.name)) closeSession();
+  if (!ROOM_SCREENS.has(next.name)) closeRoom();
   app.replaceChildren();
   const ctx = {
     navigate,
@@ -84,6 +84,10 @@ async function route(force = false) {
     },
     setTitle: (title) => {
       document.title = title ? t("page.title", { screen: title }) : t("app.name");
+    },
+    /** Fetch a screen that loads on first use before it is opened (its code and styles). */
+    prefetch: (name) => {
+      if (ROUTES[name] && ROUTES[name].prefetch) ROUTES[name].prefetch();
     },
   };
   active = { name: next.name, path: next.path, cleanup: null, guard: null };

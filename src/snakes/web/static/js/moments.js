@@ -4,6 +4,10 @@
 
 import { h, s } from "./dom.js";
 import { duration, reducedMotion } from "./settings.js";
+import { useStyles } from "./lazy-screen.js";
+
+// Its styles come with it (css/moments.css): a first game's load stays small.
+const styles = useStyles("moments.css").catch((err) => console.error(err));
 
 // Drawn icons, not emoji: a device without an emoji font would show an empty box.
 const ICONS = {
@@ -42,8 +46,9 @@ function icon(kind) {
 }
 
 /** Pop `text` over `area` (the board's box) for a moment; resolves when it is gone. */
-export function popMoment(area, kind, text) {
-  if (!area) return Promise.resolve();
+export async function popMoment(area, kind, text) {
+  if (!area) return;
+  await styles;
   if (!KINDS[kind]) kind = "six";
   const look = KINDS[kind];
   const el = h("div", { class: ["moment", look.className, reducedMotion() && "still"], "aria-hidden": "true", dataset: { testid: "moment", kind } },
@@ -51,7 +56,7 @@ export function popMoment(area, kind, text) {
   area.append(el);
   const ms = Math.max(400, duration(kind === "win" ? 2200 : 1300));
   el.style.setProperty("--moment-ms", `${ms}ms`);
-  return new Promise((resolve) => {
+  await new Promise((resolve) => {
     setTimeout(() => {
       el.remove();
       resolve();

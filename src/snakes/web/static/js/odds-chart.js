@@ -70,40 +70,7 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
   }
   svg.append(grid);
 
-  const marks = tokenMarks(seats);
-  const lines = s("g", { class: "chart-lines", "aria-hidden": "true" });
-  seats.forEach((seat, index) => {
-    const look = colour(seat.colour);
-    const points = steps.map((step, i) => `${x(i).toFixed(1)},${y(step.odds[index]).toFixed(1)}`).join(" ");
-    const dash = DASHES[index % DASHES.length] || null;
-    // A dark edge under each line, so light colours (yellow) stand out on the cream.
-    lines.append(s("polyline", {
-      class: "chart-line-edge", points, fill: "none", stroke: "#3b2410", "stroke-width": compact ? 4.5 : 5,
-      "stroke-dasharray": dash, "stroke-linejoin": "round", opacity: 0.85,
-    }), s("polyline", {
-      class: "chart-line", points, fill: "none", stroke: look.fill, "stroke-width": compact ? 2.5 : 3,
-      "stroke-dasharray": dash, "stroke-linejoin": "round", "data-seat": String(index),
-    }));
-    const end = steps[steps.length - 1].odds[index];
-    lines.append(
-      s("circle", { cx: x(last), cy: y(end), r: compact ? 7 : 10, fill: look.fill, stroke: "#1b1b1b", "stroke-width": 2 }),
-      s("text", { class: "chart-end-mark", x: x(last), y: y(end) + 0.5, "text-anchor": "middle", "dominant-baseline": "central", fill: look.ink, text: marks[index] }),
-    );
-  });
-  svg.append(lines);
-
-  const moments = s("g", { class: "chart-moments", "aria-hidden": "true" });
-  for (const moment of story.moments.filter((m) => m.key)) {
-    const cx = x(moment.step);
-    const cy = y(steps[moment.step].odds[moment.seat]);
-    const up = moment.kind === "ladder";
-    const size = compact ? 7 : 9;
-    const tip = up ? -size : size;
-    moments.append(s("g", { class: `chart-moment chart-moment-${moment.kind}`, "data-step": String(moment.step) },
-      s("path", { d: `M ${cx} ${cy + tip} L ${cx - size} ${cy - tip * 0.6} L ${cx + size} ${cy - tip * 0.6} Z` }),
-      compact ? null : s("text", { class: "chart-moment-label", x: cx, y: cy + (up ? -size - 6 : size + 16), "text-anchor": "middle", text: `${moment.start}→${moment.end}` })));
-  }
-  svg.append(moments);
+  svg.append(seatLines(story, { x, y, last, compact }), momentMarks(story, { x, y, compact }));
 
   const cursor = s("line", { class: "chart-cursor", x1: x(0), x2: x(0), y1: pad.top, y2: pad.top + plotH, "aria-hidden": "true" });
   svg.append(cursor);
@@ -138,6 +105,49 @@ export function oddsChart(story, { compact = false, onPick = null, label = "" } 
       return { x: box.left + offsetX + x(index) * scale, y: box.top + (box.height - height * scale) / 2 + (pad.top + plotH / 2) * scale };
     },
   };
+}
+
+/** Each seat's line over the moves, ending in its token's mark. */
+function seatLines(story, { x, y, last, compact }) {
+  const { steps, seats } = story;
+  const marks = tokenMarks(seats);
+  const lines = s("g", { class: "chart-lines", "aria-hidden": "true" });
+  seats.forEach((seat, index) => {
+    const look = colour(seat.colour);
+    const points = steps.map((step, i) => `${x(i).toFixed(1)},${y(step.odds[index]).toFixed(1)}`).join(" ");
+    const dash = DASHES[index % DASHES.length] || null;
+    // A dark edge under each line, so light colours (yellow) stand out on the cream.
+    lines.append(s("polyline", {
+      class: "chart-line-edge", points, fill: "none", stroke: "#3b2410", "stroke-width": compact ? 4.5 : 5,
+      "stroke-dasharray": dash, "stroke-linejoin": "round", opacity: 0.85,
+    }), s("polyline", {
+      class: "chart-line", points, fill: "none", stroke: look.fill, "stroke-width": compact ? 2.5 : 3,
+      "stroke-dasharray": dash, "stroke-linejoin": "round", "data-seat": String(index),
+    }));
+    const end = steps[steps.length - 1].odds[index];
+    lines.append(
+      s("circle", { cx: x(last), cy: y(end), r: compact ? 7 : 10, fill: look.fill, stroke: "#1b1b1b", "stroke-width": 2 }),
+      s("text", { class: "chart-end-mark", x: x(last), y: y(end) + 0.5, "text-anchor": "middle", "dominant-baseline": "central", fill: look.ink, text: marks[index] }),
+    );
+  });
+  return lines;
+}
+
+/** The key moments: a triangle up (a ladder) or down (a snake) where each happened. */
+function momentMarks(story, { x, y, compact }) {
+  const steps = story.steps;
+  const moments = s("g", { class: "chart-moments", "aria-hidden": "true" });
+  for (const moment of story.moments.filter((m) => m.key)) {
+    const cx = x(moment.step);
+    const cy = y(steps[moment.step].odds[moment.seat]);
+    const up = moment.kind === "ladder";
+    const size = compact ? 7 : 9;
+    const tip = up ? -size : size;
+    moments.append(s("g", { class: `chart-moment chart-moment-${moment.kind}`, "data-step": String(moment.step) },
+      s("path", { d: `M ${cx} ${cy + tip} L ${cx - size} ${cy - tip * 0.6} L ${cx + size} ${cy - tip * 0.6} Z` }),
+      compact ? null : s("text", { class: "chart-moment-label", x: cx, y: cy + (up ? -size - 6 : size + 16), "text-anchor": "middle", text: `${moment.start}→${moment.end}` })));
+  }
+  return moments;
 }
 
 /**

@@ -1,40 +1,11 @@
 // Short synthesized sounds (WebAudio, no audio files): roll, step, climb, slide, bump,
-// bonus, finish, win and a "your turn" chime. Silent when sound is off.
+// bonus, finish, win and a "your turn" chime. Silent when sound is off. Loaded with the
+// first move to show; the context they play on is js/audio.js's.
 
-import { getSettings } from "./settings.js";
+import { audio } from "./audio.js";
 
-let ctx = null;
-let master = null;
 const lastPlayed = new Map();
-
-function audio() {
-  if (!getSettings().sound) return null;
-  const AudioCtx = window.AudioContext || window.webkitAudioContext;
-  if (!AudioCtx) return null;
-  if (!ctx) {
-    try {
-      ctx = new AudioCtx();
-      master = ctx.createGain();
-      master.gain.value = 0.5;
-      master.connect(ctx.destination);
-    } catch {
-      return null;
-    }
-  }
-  if (ctx.state === "suspended") ctx.resume().catch(() => {});
-  return ctx.state === "running" ? ctx : null;
-}
-
-/** Browsers only start audio after a gesture: call on the first click or key. */
-export function unlockAudio() {
-  const once = () => {
-    audio();
-    window.removeEventListener("pointerdown", once);
-    window.removeEventListener("keydown", once);
-  };
-  window.addEventListener("pointerdown", once);
-  window.addEventListener("keydown", once);
-}
+let master = null;
 
 function tone(ac, { freq, to = null, start = 0, length = 0.12, type = "sine", gain = 0.3, filter = null }) {
   const t0 = ac.currentTime + start;
@@ -84,8 +55,10 @@ function play(name, fn, minGap = 40) {
   const now = performance.now();
   if (now - (lastPlayed.get(name) || 0) < minGap) return;
   lastPlayed.set(name, now);
-  const ac = audio();
-  if (!ac) return;
+  const running = audio();
+  if (!running) return;
+  const ac = running.ac;
+  master = running.master;
   try {
     fn(ac);
   } catch {

@@ -6,7 +6,7 @@
 import { h, uniqueId } from "../dom.js";
 import { getRecord } from "../api.js";
 import { verifyRecord } from "../verify.js";
-import { sentSeeds } from "../session.js";
+import { sentSeeds } from "../fair-seeds.js";
 import { announcer } from "../announcer.js";
 import { t, errorText } from "../i18n.js";
 
@@ -26,32 +26,7 @@ export function mount(root, route, ctx) {
   ctx.setTitle(t("verify.title"));
   const code = String(route.params[0] || "").toUpperCase();
   const game = Number.parseInt(route.params[1] || "", 10);
-  const inputId = uniqueId("record");
-  const fileId = uniqueId("record-file");
-  const input = h("textarea", {
-    id: inputId, class: "text-input record-input", rows: 8, spellcheck: "false", autocomplete: "off",
-    placeholder: "{\"engine_version\": …, \"actions\": […], \"fair\": {…}}", dataset: { testid: "verify-input" },
-  });
-  const file = h("input", { id: fileId, class: "file-input", type: "file", accept: ".json,application/json", dataset: { testid: "verify-file" }, on: { change: () => readFile() } });
-  const checkButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "verify-check" } }, t("verify.check"));
-  const result = h("div", { class: "verify-result", dataset: { testid: "verify-result", status: "" } });
-  const loading = h("p", { class: "form-note", dataset: { testid: "verify-loading" } });
-
-  const form = h("form", { class: "panel-card", novalidate: true, "aria-labelledby": "verify-input-heading", on: { submit: (e) => { e.preventDefault(); check(); } } },
-    h("h2", { id: "verify-input-heading" }, t("verify.record")),
-    h("p", { class: "hint" }, t("verify.paste", { download: t("result.download") })),
-    h("div", { class: "field" }, h("label", { class: "field-label", for: inputId }, t("verify.recordJson")), input),
-    h("div", { class: "field file-field" }, h("label", { class: "field-label", for: fileId }, t("verify.open")), file),
-    loading,
-    h("div", { class: "form-actions" }, checkButton));
-
-  const screen = h("section", { class: "screen verify", dataset: { screen: "verify", code } },
-    h("h1", {}, t("verify.title")),
-    h("p", { class: "screen-intro" }, t("verify.intro")),
-    result,
-    form,
-    h("div", { class: "form-actions" },
-      h("a", { class: "button button-secondary", href: "#/", dataset: { testid: "verify-home" } }, t("common.home"))));
+  const { screen, input, file, checkButton, result, loading } = verifyLayout(code, { check: () => check(), readFile: () => readFile() });
   root.append(screen);
 
   let alive = true;
@@ -107,50 +82,7 @@ export function mount(root, route, ctx) {
       checkButton.disabled = false;
     }
     if (!alive) return;
-    render(report);
-  }
-
-  function render(report) {
-    if (report.status === "unverifiable") {
-      show("unverifiable", [
-        h("h2", { dataset: { testid: "verify-headline" } }, t("verify.cannot")),
-        h("p", {}, say(report.reason))]);
-      return;
-    }
-    const seats = report.table.seats;
-    const details = h("dl", { class: "verify-facts" },
-      h("dt", {}, t("verify.commitment")), h("dd", { class: "mono" }, report.fair.commitment),
-      h("dt", {}, t("verify.serverSeed")), h("dd", { class: "mono" }, report.fair.serverSeed),
-      h("dt", {}, t("verify.playerSeeds")),
-      h("dd", {}, h("ul", { class: "seed-list" }, seats.map((seat, i) => h("li", {},
-        h("span", { class: "seed-name" }, t("verify.seedOf", { name: seat.name })),
-        report.fair.clientSeeds[i] ? h("span", { class: "mono" }, report.fair.clientSeeds[i]) : h("em", {}, t("verify.noSeed")))))));
-    const mine = sentSeeds().find((entry) => entry.commitment === report.fair.commitment);
-    const own = mine
-      ? h("p", { class: "verify-own", dataset: { testid: "verify-own-seed" } },
-        report.fair.clientSeeds.includes(mine.seed)
-          ? t("verify.ownSeed")
-          : t("verify.ownSeedMissing"))
-      : null;
-    if (report.status === "ok") {
-      show("ok", [
-        h("h2", { dataset: { testid: "verify-headline" } }, report.rollsChecked === 0 ? t("verify.noRolls") : t("verify.allMatch", { count: report.rollsChecked })),
-        h("p", {}, report.table.boardName ? t("verify.okBoard", { board: report.table.boardName }) : t("verify.ok")),
-        own, details]);
-      return;
-    }
-    const rows = report.mismatches.map((m) => h("li", { dataset: { testid: "verify-mismatch", index: String(m.index), expected: String(m.expected), recorded: String(m.recorded) } },
-      t("verify.mismatch", { index: m.index, action: m.action, name: m.name ?? t("announce.seat", { n: m.seat + 1 }), expected: m.expected, recorded: m.recorded })));
-    // The mismatches are the rows above; every other problem (a changed seed, an action
-    // that no longer replays) follows them.
-    const other = report.problems.filter((p) => p.key !== "verify.mismatch").map((p) => h("li", {}, say(p)));
-    show("tampered", [
-      h("h2", { dataset: { testid: "verify-headline" } }, report.mismatches.length
-        ? t("verify.mismatches", { count: report.mismatches.length, total: report.rollsChecked })
-        : t("verify.doesNotCheck")),
-      h("p", {}, t("verify.changed")),
-      h("ul", { class: "verify-problems" }, rows, other),
-      own, details]);
+    show(...reportParts(report));
   }
 
   function show(status, children) {
@@ -164,4 +96,77 @@ export function mount(root, route, ctx) {
   return () => {
     alive = false;
   };
+}
+
+/** What a report shows: [its status, the parts that say it]. */
+function reportParts(report) {
+  if (report.status === "unverifiable") {
+    return ["unverifiable", [
+      h("h2", { dataset: { testid: "verify-headline" } }, t("verify.cannot")),
+      h("p", {}, say(report.reason))]];
+  }
+  const seats = report.table.seats;
+  const details = h("dl", { class: "verify-facts" },
+    h("dt", {}, t("verify.commitment")), h("dd", { class: "mono" }, report.fair.commitment),
+    h("dt", {}, t("verify.serverSeed")), h("dd", { class: "mono" }, report.fair.serverSeed),
+    h("dt", {}, t("verify.playerSeeds")),
+    h("dd", {}, h("ul", { class: "seed-list" }, seats.map((seat, i) => h("li", {},
+      h("span", { class: "seed-name" }, t("verify.seedOf", { name: seat.name })),
+      report.fair.clientSeeds[i] ? h("span", { class: "mono" }, report.fair.clientSeeds[i]) : h("em", {}, t("verify.noSeed")))))));
+  const mine = sentSeeds().find((entry) => entry.commitment === report.fair.commitment);
+  const own = mine
+    ? h("p", { class: "verify-own", dataset: { testid: "verify-own-seed" } },
+      report.fair.clientSeeds.includes(mine.seed)
+        ? t("verify.ownSeed")
+        : t("verify.ownSeedMissing"))
+    : null;
+  if (report.status === "ok") {
+    return ["ok", [
+      h("h2", { dataset: { testid: "verify-headline" } }, report.rollsChecked === 0 ? t("verify.noRolls") : t("verify.allMatch", { count: report.rollsChecked })),
+      h("p", {}, report.table.boardName ? t("verify.okBoard", { board: report.table.boardName }) : t("verify.ok")),
+      own, details]];
+  }
+  const rows = report.mismatches.map((m) => h("li", { dataset: { testid: "verify-mismatch", index: String(m.index), expected: String(m.expected), recorded: String(m.recorded) } },
+    t("verify.mismatch", { index: m.index, action: m.action, name: m.name ?? t("announce.seat", { n: m.seat + 1 }), expected: m.expected, recorded: m.recorded })));
+  // The mismatches are the rows above; every other problem (a changed seed, an action
+  // that no longer replays) follows them.
+  const other = report.problems.filter((p) => p.key !== "verify.mismatch").map((p) => h("li", {}, say(p)));
+  return ["tampered", [
+    h("h2", { dataset: { testid: "verify-headline" } }, report.mismatches.length
+      ? t("verify.mismatches", { count: report.mismatches.length, total: report.rollsChecked })
+      : t("verify.doesNotCheck")),
+    h("p", {}, t("verify.changed")),
+    h("ul", { class: "verify-problems" }, rows, other),
+    own, details]];
+}
+
+/** The screen's parts; `on`: what its form does ({check, readFile}). */
+function verifyLayout(code, on) {
+  const inputId = uniqueId("record");
+  const fileId = uniqueId("record-file");
+  const input = h("textarea", {
+    id: inputId, class: "text-input record-input", rows: 8, spellcheck: "false", autocomplete: "off",
+    placeholder: "{\"engine_version\": …, \"actions\": […], \"fair\": {…}}", dataset: { testid: "verify-input" },
+  });
+  const file = h("input", { id: fileId, class: "file-input", type: "file", accept: ".json,application/json", dataset: { testid: "verify-file" }, on: { change: on.readFile } });
+  const checkButton = h("button", { class: "button button-primary button-huge", type: "submit", dataset: { testid: "verify-check" } }, t("verify.check"));
+  const result = h("div", { class: "verify-result", dataset: { testid: "verify-result", status: "" } });
+  const loading = h("p", { class: "form-note", dataset: { testid: "verify-loading" } });
+
+  const form = h("form", { class: "panel-card", novalidate: true, "aria-labelledby": "verify-input-heading", on: { submit: (e) => { e.preventDefault(); on.check(); } } },
+    h("h2", { id: "verify-input-heading" }, t("verify.record")),
+    h("p", { class: "hint" }, t("verify.paste", { download: t("result.download") })),
+    h("div", { class: "field" }, h("label", { class: "field-label", for: inputId }, t("verify.recordJson")), input),
+    h("div", { class: "field file-field" }, h("label", { class: "field-label", for: fileId }, t("verify.open")), file),
+    loading,
+    h("div", { class: "form-actions" }, checkButton));
+
+  const screen = h("section", { class: "screen verify", dataset: { screen: "verify", code } },
+    h("h1", {}, t("verify.title")),
+    h("p", { class: "screen-intro" }, t("verify.intro")),
+    result,
+    form,
+    h("div", { class: "form-actions" },
+      h("a", { class: "button button-secondary", href: "#/", dataset: { testid: "verify-home" } }, t("common.home"))));
+  return { screen, input, file, checkButton, result, loading };
 }

@@ -1,0 +1,154 @@
+// What an online room adds to the game screen, drawn from the room's store: the turn's
+// countdown, the reactions (the tray, and those that float up from a seat's card), the
+// "your turn" signal for a tab in the background, the fair dice's commitment, and the
+// host's power to remove a player. Loaded with the first online room: a game at your own
+// table never fetches it (the first load stays small: docs/BENCHMARKS.md).
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { sound } from "./sound.js";
+import { announcer } from "./announcer.js";
+import { useStyles } from "./lazy-screen.js";
+import { Countdown } from "./countdown.js";
+import { isOver, mySeats } from "./reducer.js";
+import { clearGame } from "./saved-game.js";
+
+/** focusRoll(): back from a dialog on this device's turn, Roll takes the focus. */
+export function onlineTable({ store, ui, ctx, focusRoll }) {
+  const countdown = new Countdown();
+  ui.countdownPlace.replaceWith(countdown.el);
+  const reactions = tableReactions(store, ui);
+  const onVisible = () => {
+    if (!document.hidden) ctx.setTitle(t("game.title"));
+  };
+  document.addEventListener("visibilitychange", onVisible);
+  ui.leaveButton.addEventListener("click", () => leaveGame());
+
+  function render(state, prev) {
+    if (state.room !== prev.room) {
+      // The countdown is the server's time, not the animation's: a new turn's (or a
+      // skip's) countdown shows the moment it arrives, never the last turn's leftover.
+      countdown.show(state.room && !isOver(state.room) ? state.room.countdown : null);
+      turnSignal(state, prev);
+    }
+    if (state.shown !== prev.shown && state.shown) renderFair(state.shown);
+    if (state.shown) {
+      const racingMine = state.shown.seats.some((seat) => mySeats(state).has(seat.index) && seat.status === "racing");
+      ui.leaveButton.hidden = !(racingMine && !isOver(state.shown));
+    }
+    reactions.render(state, prev);
+  }
+
+  /**
+   * The "your turn" signal for a tab in the background: the title changes, a chime plays
+   * and the device vibrates where it can, the moment the turn becomes ours.
+   */
+  function turnSignal(state, prev) {
+    const mine = myTurn(state);
+    if (mine && !myTurn(prev) && document.hidden) {
+      sound.turn();
+      ctx.setTitle(`● ${t("announce.yourTurn", { name: state.room.seats[state.room.turn].name })}`);
+      if (typeof navigator.vibrate === "function") {
+        try {
+          navigator.vibrate([120, 60, 120]);
+        } catch {
+          // Not allowed here: the title and the chime still tell.
+        }
+      }
+    } else if (!mine && myTurn(prev)) ctx.setTitle(t("game.title"));
+  }
+
+  /** Fair dice: the commitment everyone saw before the first roll (checked on Verify). */
+  function renderFair(shown) {
+    const commitment = shown.fair && typeof shown.fair.commitment === "string" ? shown.fair.commitment : "";
+    ui.fairLine.hidden = !commitment;
+    if (!commitment) return;
+    const [before, after = ""] = t("game.fair").split("{commitment}");
+    ui.fairLine.replaceChildren(before, h("span", { class: "mono" }, commitment), after);
+  }
+
+  /** "Leave game": this device gives up its seats, and goes home. */
+  async function leaveGame() {
+    const ok = await (await import("./dialog.js")).confirmDialog({
+      title: t("game.giveUpTitle"),
+      text: t("game.giveUpText"),
+      ok: t("game.leave"),
+      cancel: t("game.keepPlaying"),
+    });
+    if (!ok) return focusRoll();
+    for (const seat of mySeats(store.getState())) store.dispatch({ type: "intent", message: { type: "leave", seat } });
+    clearGame();
+    ctx.navigate("", { guard: false });
+  }
+
+  async function removePlayer(seat) {
+    const ok = await (await import("./dialog.js")).confirmDialog({
+      title: t("game.removeTitle", { name: seat.name }),
+      text: t("game.removeText", { name: seat.name }),
+      ok: t("game.removeOk"),
+      cancel: t("game.keepWaiting"),
+    });
+    if (ok) store.dispatch({ type: "intent", message: { type: "remove", seat: seat.index } });
+  }
+
+  return {
+    render,
+    removePlayer,
+    noticeText: reactions.noticeText,
+    stop() {
+      countdown.stop();
+      reactions.stop();
+      document.removeEventListener("visibilitychange", onVisible);
+    },
+  };
+}
+
+/** It is a seat's turn that this device holds, online, in a game still on. */
+function myTurn(state) {
+  const room = state.room;
+  if (!room || room.mode !== "online" || room.phase !== "playing" || isOver(room)) return false;
+  const seat = room.seats[room.turn];
+  return Boolean(seat && seat.kind === "human" && seat.status === "racing" && mySeats(state).has(seat.index));
+}
+
+/** The reactions at the table: the tray to send one from, and those that float up from a
+ * seat's card; their code and styles load with them. */
+function tableReactions(store, ui) {
+  let loaded = null; // {module, tray}
+  let gone = false;
+  Promise.all([import("./reactions.js"), useStyles("reactions.css")]).then(([module]) => {
+    if (gone) return;
+    const send = (message) => store.dispatch({ type: "intent", message });
+    loaded = { module, tray: new module.ReactionTray({ send }) };
+    ui.reactionSlot.replaceWith(loaded.tray.el);
+    const state = store.getState();
+    loaded.tray.update(state.room, state.you, mySeats(state));
+    // Those that came while it loaded are old news.
+    for (const shown of state.reactions) store.dispatch({ type: "reaction_shown", id: shown.id });
+  }, (err) => console.error(err));
+  return {
+    render(state, prev) {
+      if (!loaded) return;
+      const { module, tray } = loaded;
+      if (state.room !== prev.room) tray.update(state.room, state.you, mySeats(state));
+      for (const moment of state.moments.filter((m) => !prev.moments.includes(m))) {
+        // The host's switch is said at once; it is no move to wait for.
+        const switched = moment.events.find((ev) => ev.type === "reactions_changed");
+        if (switched) announcer.speak(switched.on ? module.WORDS.turnedOn : module.WORDS.turnedOff);
+      }
+      for (const shown of state.reactions) {
+        const cardOf = () => ui.cards.querySelector(`[data-testid=seat-card][data-seat="${shown.seat}"]`);
+        module.showReaction(shown, state.shown || state.room, { layer: ui.screen, cardOf });
+        store.dispatch({ type: "reaction_shown", id: shown.id });
+      }
+    },
+    noticeText(notice) {
+      if (notice.code !== "too_many_reactions" || !loaded) return null;
+      return loaded.module.WORDS.tooMany(Math.max(1, Math.ceil(notice.retryAfter || 1)));
+    },
+    stop() {
+      gone = true;
+      if (loaded) loaded.tray.destroy();
+    },
+  };
+}
