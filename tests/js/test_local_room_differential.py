@@ -30,10 +30,9 @@ from snakes.server import jsontext
 from snakes.server.boards import board_named
 from snakes.server.rooms.model import Kind, Mode, Room, Seat
 from snakes.server.settings import Settings
-from snakes.server.transport import ws
 from snakes.server.transport.config import game_config
 from tests.js.node import NODE, ROOT, require_node
-from tests.support.inprocess import Table, Viewer, run, settle
+from tests.support.inprocess import Table, Viewer, run, settle, socket_message
 
 DRIVER = ROOT / "tests" / "js" / "support" / "local-room-driver.mjs"
 SCHEMA = json.loads((ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
@@ -144,7 +143,9 @@ class Sides:
     async def both(self, message: dict[str, Any], step: str) -> None:
         """One client message to both rooms: the same answers, and the same AI pause."""
         self.device.inbox()
-        await ws.handle(jsontext.dumps(message).encode(), self.device.session, self.table.runtime)
+        await socket_message(
+            jsontext.dumps(message).encode(), self.device.session, self.table.runtime
+        )
         await settle()
         same(self.device.inbox(), self.page.command("send", message=message), step)
         same_pause(self.table, self.code, self.page, step)

@@ -17,6 +17,7 @@ import pytest
 
 from snakes.server.rooms.errors import ProtocolError
 from snakes.server.transport.compute import Compute, ComputeBudget, ComputePool
+from tests.support.inprocess import run
 
 pytestmark = pytest.mark.processes  # the pool starts a worker process
 
@@ -81,7 +82,7 @@ def test_a_full_pool_refuses_at_once_with_busy_and_a_retry_after(tmp_path: Path)
         assert await pool.run(sum, [1, 2]) == 3  # room again once the work ended
         pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_request_whose_client_went_away_holds_its_slot_until_its_work_ends(
@@ -111,7 +112,7 @@ def test_a_request_whose_client_went_away_holds_its_slot_until_its_work_ends(
             raise AssertionError("the slot never came back")
         pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_work_that_fails_is_raised_to_the_caller_and_still_charged() -> None:
@@ -127,7 +128,7 @@ def test_work_that_fails_is_raised_to_the_caller_and_still_charged() -> None:
         assert refused.value.code == "rate_limited"
         compute.pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_an_address_pays_for_the_cpu_its_requests_took_and_others_do_not() -> None:
@@ -150,7 +151,7 @@ def test_an_address_pays_for_the_cpu_its_requests_took_and_others_do_not() -> No
         assert await compute.run("192.0.2.1", sum, [3]) == 3
         compute.pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_an_address_may_make_so_many_requests_a_minute() -> None:
@@ -166,7 +167,7 @@ def test_an_address_may_make_so_many_requests_a_minute() -> None:
         assert await compute.run("2001:db8::3", sum, [1]) == 1
         compute.pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_an_address_may_have_so_many_requests_under_way(tmp_path: Path) -> None:
@@ -185,7 +186,7 @@ def test_an_address_may_have_so_many_requests_under_way(tmp_path: Path) -> None:
         assert await compute.run("192.0.2.1", sum, [1]) == 1
         compute.pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_no_limit_means_none() -> None:
@@ -195,7 +196,7 @@ def test_no_limit_means_none() -> None:
             assert await compute.run("192.0.2.1", _spin, 0.001)
         compute.pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_worker_that_dies_is_an_internal_error_and_the_next_request_gets_a_new_one() -> None:
@@ -207,7 +208,7 @@ def test_a_worker_that_dies_is_an_internal_error_and_the_next_request_gets_a_new
         assert await pool.run(sum, [4, 5]) == 9
         pool.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_worker_runs_at_a_lower_priority_than_the_server() -> None:
@@ -217,4 +218,4 @@ def test_the_worker_runs_at_a_lower_priority_than_the_server() -> None:
         pool.close()
         return nice
 
-    assert asyncio.run(scenario()) >= os.nice(0) + 10
+    assert run(scenario()) >= os.nice(0) + 10

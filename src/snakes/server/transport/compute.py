@@ -49,14 +49,8 @@ BUSY_RETRY_SECONDS = 2
 
 
 class ComputePool:
-    """A worker process and a queue of at most ``waiting`` requests.
-
-    >>> import asyncio
-    >>> pool = ComputePool(workers=1, waiting=0)
-    >>> asyncio.run(pool.run(sum, [1, 2, 3]))
-    6
-    >>> pool.close()
-    """
+    """A worker process and a queue of at most ``waiting`` requests
+    (``tests/transport/test_compute.py`` shows each bound)."""
 
     def __init__(self, workers: int = WORKERS, waiting: int = WAITING) -> None:
         self._workers = workers

@@ -111,7 +111,6 @@ function setupSoundToggle() {
   const sync = () => {
     const on = getSettings().sound;
     button.setAttribute("aria-pressed", String(on));
-    button.classList.toggle("muted", !on);
     button.title = on ? t("page.soundOn") : t("page.soundOff");
   };
   button.addEventListener("click", () => updateSettings({ sound: !getSettings().sound }));
