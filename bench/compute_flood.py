@@ -8,7 +8,10 @@ the control's ping p50/p99/max, the server's resident memory (with its compute
 worker's) before, at its highest during, and after, and what the flooders were
 answered. Every flood stops by itself.
 
-    python bench/compute_flood.py [--seconds 20] [--flooders 16]
+    python bench/compute_flood.py [--seconds 20] [--flooders 16] [--baseline SRC]
+
+``--baseline SRC`` floods another tree's server instead (its ``src`` folder, e.g. from
+``git archive 6017b7c src | tar -x -C /tmp/v-6017b7c``): the same floods, before.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import argparse
 import http.client
 import itertools
 import json
+import os
 import random
 import statistics
 import sys
@@ -97,6 +101,12 @@ def long_stories() -> Iterator[Request]:
         actions = [{"type": "skip", "seat": i % 6} for i in range(1800 + n % 100)]
         snakes = [[94 + i, 80 + i] for i in range(5)]
         yield "POST", "/api/records/story", record(snakes, actions, seats=6)
+
+
+def health() -> Iterator[Request]:
+    """The cheapest request there is: what any flood of requests costs, for comparison."""
+    while True:
+        yield "GET", "/healthz", None
 
 
 def qr_codes(code: str) -> Callable[[], Iterator[Request]]:
@@ -236,7 +246,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--flooders", type=int, default=16)
+    parser.add_argument("--baseline", metavar="SRC", help="another tree's src folder to serve")
     args = parser.parse_args()
+    if args.baseline:
+        os.environ["PYTHONPATH"] = str(Path(args.baseline).resolve())  # the server's only
     with (
         tempfile.TemporaryDirectory() as folder,
         running_server(Path(folder), "--trusted-proxy", "127.0.0.1") as server,
@@ -250,9 +263,10 @@ def main() -> None:
             f"server at rest: {rss_kb(server) / 1024:.1f} MB; control ping p99 "
             f"{percentile(baseline, 0.99) * 1000:.1f} ms over {len(baseline)} pings"
         )
+        tree = f" --baseline {args.baseline}" if args.baseline else ""
         print(
             f"command: python bench/compute_flood.py --seconds {args.seconds:g} "
-            f"--flooders {args.flooders}"
+            f"--flooders {args.flooders}{tree}"
         )
         print(
             "| flood | from | answers | control ping p50 / p99 / max | server RSS before, "
@@ -264,6 +278,7 @@ def main() -> None:
             ("odds, a new board just within the budget each time", slow_but_allowed),
             ("story, a new 1,800-action six-seat record each time", long_stories),
             ("QR code of a real room", qr_codes(room["code"])),
+            ("/healthz (no work: what a flood of any request costs)", health),
         ]
         for name, requests in floods:
             for many in (False, True):
