@@ -14,6 +14,11 @@ for the whole stall. The in-process tests (``tests/transport/test_connection_ord
 time the same rules exactly on virtual time; this one shows them through the real
 socket, the Redis pipe's own deadlines and the forwarding between nodes. Real
 processes on real clocks: the stall is real time.
+
+Ben's first roll goes out to Redis as it stops and is stored when it goes on: Ava was
+shown it through Redis at once, while Ben's node, whose answer was lost, showed Ben
+nothing until the room's next timer, 10 s later. Once the store is back, both are
+shown the room as it is stored within a deadline.
 """
 
 from __future__ import annotations
@@ -52,9 +57,10 @@ pytestmark = pytest.mark.serial
 class Listener:
     """Everything a client is told, each with the time it came, read in a thread."""
 
-    def __init__(self, client: GameClient) -> None:
+    def __init__(self, client: GameClient, last: Message) -> None:
+        """``last``: the last message the client read itself (the game's start)."""
         self.client = client
-        self.heard: list[tuple[float, Message]] = []
+        self.heard: list[tuple[float, Message]] = [(time.monotonic(), last)]
         self.lock = threading.Lock()
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -116,10 +122,14 @@ def test_while_redis_is_stopped_pings_wait_for_nothing_and_intents_for_their_dea
             ava = join(node_b, code, "Ava", "blue")
             clients.append(ava.client)
             ben.client.send({"type": "start"})
-            for player in (ben, ava):
-                player.client.wait_for(lambda m: m.get("room", {}).get("phase") == "playing")
+            listeners = {
+                p.name: Listener(
+                    p.client,
+                    p.client.wait_for(lambda m: m.get("room", {}).get("phase") == "playing"),
+                )
+                for p in (ben, ava)
+            }
             version = ben.client.version
-            listeners = {p.name: Listener(p.client) for p in (ben, ava)}
 
             sent: list[tuple[str, str, float, str | None, int | None]] = []
             """Each message sent: (player, kind, when, ref, the ping's number)."""
@@ -152,6 +162,7 @@ def test_while_redis_is_stopped_pings_wait_for_nothing_and_intents_for_their_dea
                 )
             finally:
                 os.kill(private.process.pid, signal.SIGCONT)
+                resumed = time.monotonic()
 
             took: dict[str, list[float]] = {"roll": [], "react": [], "ping": []}
             late = []
@@ -167,25 +178,37 @@ def test_while_redis_is_stopped_pings_wait_for_nothing_and_intents_for_their_dea
             slowest = {kind: round(max(times), 2) for kind, times in took.items()}
             print(f"{len(sent)} messages in {STALL_SECONDS:g} s; slowest answers (s): {slowest}")
 
-            # Redis back: the same roll goes through (or a roll sent in the stall was
-            # applied once Redis went on: then this one is stale).
+            # Redis back: what it holds is shown to every player without a word from
+            # them. Ben's roll sent first in the stall went out to Redis and was stored
+            # once it went on (Ava was shown it through Redis) or was not: Ben's node lost
+            # its answer either way, and shows him the room again.
+            # Within the store's own recovery: a probe, then one deadline for the room.
+            stored = _until(lambda: _stored_version(node_b, code))
+            for name, listener in listeners.items():
+                shown_at = _until(lambda: _shown_at(listener, stored))  # noqa: B023
+                assert shown_at - resumed <= DEADLINE + SLACK, (name, shown_at - resumed)
+
             def rolled_again() -> Message | None:
+                """The roll of whoever's turn it is, on what they were shown, goes
+                through: the update, or None to try again (the store still coming back,
+                or the room moved on meanwhile: a skipped turn)."""
+                room = _shown(listeners["Ben"])
+                player = (ben, ava)[room["turn"]]
+                listener = listeners[player.name]
+                mark = len(listener.heard)
                 ref = f"after-{next(numbers)}"
-                _send(ben.client, {"type": "roll", "seat": 0, "version": version, "ref": ref})
-                listener = listeners["Ben"]
-                _until(lambda: listener.answer(ref) or _rolled_after(listener, version))
-                rolled = _rolled_after(listener, version)
-                if rolled is not None:
-                    return rolled
-                answer = listener.answer(ref)
-                assert answer is not None
-                if answer[1]["code"] == "stale_version":
-                    return answer[1]
-                assert answer[1]["code"] in ("unavailable", "outcome_unknown"), answer
-                return None  # the store is still coming back: try again
+                roll = {"type": "roll", "seat": player.seat, "version": room["version"]}
+                _send(player.client, roll | {"ref": ref})
+                answer: Message = _until(lambda: _answered(listener, mark, ref, player.seat))
+                if answer["type"] == "update":
+                    return answer
+                if answer["type"] == "welcome":
+                    return None  # stale: the room moved on; roll again
+                assert answer["code"] in ("unavailable", "outcome_unknown"), answer
+                return None
 
             result = _until(rolled_again)
-            assert result["type"] == "update" or result["code"] == "stale_version", result
+            assert any(e["type"] == "rolled" for e in result["events"]), result
         finally:
             for client in clients:
                 client.close()
@@ -193,15 +216,42 @@ def test_while_redis_is_stopped_pings_wait_for_nothing_and_intents_for_their_dea
             node_b.kill()
 
 
-def _rolled_after(listener: Listener, version: int) -> Message | None:
-    """The update in which seat 0 rolled at ``version``, if it came."""
+def _stored_version(node: ServerProcess, code: str) -> int | None:
+    """The room's version as the store holds it, read through a node (None while the
+    store cannot answer)."""
+    status, room = node.request("GET", f"/api/rooms/{code}")
+    return int(room["version"]) if status == 200 else None
+
+
+def _shown(listener: Listener) -> Message:
+    """The room in the last welcome or update the client was sent."""
     with listener.lock:
-        heard = list(listener.heard)
-    for _, message in heard:
-        if (
-            message["type"] == "update"
-            and message["room"]["version"] > version
-            and any(e["type"] == "rolled" and e["seat"] == 0 for e in message["events"])
+        rooms: list[Message] = [
+            m["room"] for _, m in listener.heard if m["type"] in ("welcome", "update")
+        ]
+    return rooms[-1]
+
+
+def _shown_at(listener: Listener, version: int) -> float | None:
+    """When the client was first sent the room at ``version``."""
+    with listener.lock:
+        for at, message in listener.heard:
+            if message["type"] in ("welcome", "update") and message["room"]["version"] == version:
+                return at
+    return None
+
+
+def _answered(listener: Listener, mark: int, ref: str, seat: int) -> Message | None:
+    """What answered the roll ``ref`` of ``seat`` sent once ``mark`` messages had come:
+    its error, the update in which the seat rolled, or the welcome that refuses a stale
+    roll."""
+    with listener.lock:
+        heard = [m for _, m in listener.heard[mark:]]
+    for message in heard:
+        if message.get("ref") == ref or message["type"] == "welcome":
+            return message
+        if message["type"] == "update" and any(
+            e["type"] == "rolled" and e["seat"] == seat for e in message["events"]
         ):
             return message
     return None

@@ -125,6 +125,10 @@ class RoomRuntime:
         value, its members and its queue (see :class:`LiveRoom`)."""
         self._store_ok = True
         self._store_back_at = float("-inf")
+        self._unsure: set[str] = set()
+        """Rooms whose commit went out here and was not answered: it may have been stored
+        (others' nodes then showed it) or not. Their connections here are shown the room
+        again once the store is back, or they would never see it."""
         self._tasks: list[asyncio.Task[None]] = []
         self.rolls = 0
 
@@ -486,6 +490,7 @@ class RoomRuntime:
             # again before its next intent, and the store's revision check keeps this
             # node's stale copy from writing meanwhile.
             live.value = None
+            self._unsure.add(code)
         if isinstance(error, StoreUnavailable):
             self._store_failed()
             if attempt.sent and isinstance(error, StoreUnanswered):
@@ -585,6 +590,8 @@ class RoomRuntime:
                         break
             else:
                 log.info("the store is back; %d rooms' countdowns restarted", len(pending))
+                unsure, self._unsure = sorted(self._unsure), set()
+                self._resync(unsure)
                 return
             self._store_ok = False
 
