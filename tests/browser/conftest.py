@@ -77,10 +77,10 @@ def browser() -> Iterator[Browser]:
         def new_context(**options: Any) -> BrowserContext:
             # Every page asks for reduced motion unless its test is about motion (the
             # moments, the reactions' float, the motion switch ask for "no-preference").
-            # The board's endless decorations (the snakes' tongues, the glowing turn) keep
-            # software rendering busy: an idle game screen cost ~30% of a core, and the
-            # parallel phase's browsers starved one another (8 of the slowest browser
-            # tests: 156 s side by side with full motion, 89 s reduced; docs/TESTING.md).
+            # The board's decorations (the snakes' tongues, the glowing turn) play a few
+            # times each turn, in software rendering: when they were endless, the parallel
+            # phase's browsers starved one another (8 of the slowest browser tests: 156 s
+            # side by side with full motion, 89 s reduced; docs/TESTING.md).
             options.setdefault("reduced_motion", "reduce")
             return opened(**options)
 

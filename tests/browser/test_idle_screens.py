@@ -1,0 +1,99 @@
+"""A screen that waits costs nothing: its decorations play when a turn starts, then rest.
+
+Reported on the tree before: an idle game screen waiting for Roll cost 48% of a core at
+360x640 and 100% at 1440x900 in headless Chromium, a paused replay 36%: endless CSS
+animations of paint properties (ten snake tongues, the token's halo, the Roll pulse, the
+seat's glow) repainted the board for as long as the player waited. Online players spend
+most of a game waiting. ``bench/idle_cpu.py`` measures the CPU (docs/BENCHMARKS.md);
+this test holds the cause: on every screen a player leaves open, no animation is
+endless, and every one has ended within a few seconds. Full motion: the player did not
+ask for less.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.browser.helpers import ARTIFACTS, SIZES, next_step, script_dice
+from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+ROLLS = (6, 6, 5, 3, 6, 5, 2, 6, 6, 4)
+"""Ava wins a Pass & Play game in ten rolls (as in ``test_replay.py``)."""
+
+ENDLESS = """() => document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().iterations === Infinity)
+  .map((a) => `${a.animationName} on ${a.effect.target?.getAttribute('class')}`)"""
+RUNNING = """() => document.getAnimations()
+  .filter((a) => a.playState === 'running')
+  .map((a) => `${a.animationName} on ${a.effect?.target?.getAttribute('class')}`)"""
+REST_SECONDS = 12
+"""The longest decoration ends well within this (the token's halo: 6 x 1.1 s)."""
+
+
+@pytest.fixture(params=SIZES, ids=["phone", "desktop"])
+def full_motion_page(
+    request: pytest.FixtureRequest, browser: Browser, hooks_server: ServerProcess
+) -> Iterator[Page]:
+    width, height = request.param
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=hooks_server.url,
+        reduced_motion="no-preference",
+    )
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def assert_comes_to_rest(page: Page, screen: str) -> None:
+    """Nothing endless now, and nothing running once the decorations have played."""
+    assert page.evaluate(ENDLESS) == [], f"the {screen} screen animates without end"
+    page.wait_for_function(f"() => ({RUNNING})().length === 0", timeout=REST_SECONDS * 1000)
+    assert page.evaluate(RUNNING) == []
+
+
+def test_the_game_the_result_and_the_paused_replay_come_to_rest(full_motion_page: Page) -> None:
+    page = full_motion_page
+    page.goto("/")
+    page.evaluate(
+        "localStorage.setItem('snakes.settings', JSON.stringify({speed: 'instant', sound: false}))"
+    )
+    page.reload()  # the settings are read as the page starts
+    page.goto("/#/setup/pass")
+    page.wait_for_selector("[data-screen=setup][data-mode=pass]")
+    names = page.locator("[data-screen=setup] input[type=text]")
+    names.nth(0).fill("Ava")
+    names.nth(1).fill("Ben")
+    page.get_by_test_id("start-game").click()
+    assert next_step(page) == "roll"
+    assert_comes_to_rest(page, "game")
+    # Still waiting for Roll: the button is ready, drawn as ready, and still.
+    assert "ready" in (page.get_by_test_id("roll").get_attribute("class") or "")
+    size = "phone" if (page.viewport_size or {}).get("width") == 360 else "desktop"
+    page.screenshot(path=_shot(f"idle-game-{size}"))
+
+    script_dice(page, *ROLLS)
+    while next_step(page) == "roll":
+        page.keyboard.press("Space")
+    page.wait_for_selector("[data-screen=result] [data-testid=result-list]")
+    assert_comes_to_rest(page, "result")
+    page.screenshot(path=_shot(f"idle-result-{size}"))
+
+    page.get_by_test_id("watch-replay").click()
+    page.wait_for_selector("[data-screen=replay][data-step]:not([data-playing=true])")
+    assert_comes_to_rest(page, "replay")
+    page.screenshot(path=_shot(f"idle-replay-{size}"))
+
+
+def _shot(name: str) -> str:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return str(ARTIFACTS / f"{name}.png")
