@@ -79,7 +79,7 @@ def test_two_browsers_share_a_room_from_lobby_to_result(
         guest.get_by_test_id("confirm-ok").click()
         guest.wait_for_selector("[data-screen=home]")
         page.wait_for_selector("[data-screen=result] [data-testid=result-list]")
-        expect(page.get_by_test_id("winner")).to_have_text("Hana wins!")
+        expect(page.get_by_test_id("winner")).to_have_text("You won!")
         rows = page.get_by_test_id("result-row")
         expect(rows.nth(0)).to_have_attribute("data-status", "winner")
         expect(rows.nth(1)).to_have_attribute("data-status", "left")

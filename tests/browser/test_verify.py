@@ -160,7 +160,7 @@ def test_an_online_game_links_to_its_verification_from_the_result(
             page.wait_for_selector(f"[data-screen=game][data-version='{version + 1}']")
         walt.send({"type": "leave", "seat": 1})
         page.wait_for_selector("[data-screen=result] [data-testid=result-list]")
-    expect(page.get_by_test_id("winner")).to_have_text("Vera wins!")
+    expect(page.get_by_test_id("winner")).to_have_text("You won!")
     expect(page.get_by_test_id("download-record")).to_have_attribute(
         "href", f"/api/rooms/{code}/record?game=1"
     )

@@ -105,25 +105,30 @@ class ResultScreen {
     this.again = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "play-again" }, hidden: !mine, on: { click: () => this.room.dispatch({ type: "intent", message: { type: "rematch" } }) } }, t("result.again"));
     this.startNow = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "start-rematch" }, hidden: true, on: { click: () => this.room.dispatch({ type: "intent", message: { type: "rematch", start: true } }) } });
     const local = this.room.recordUrl(room.game_number);
+    const yours = yourRow(state, rows);
+    // Celebrate what is this device's to celebrate: its own win, or, at a table where
+    // every seat is the device's, whoever won. Not an AI's or another device's win.
+    const celebrate = Boolean(winner) && (yours ? yours.seat === winner.index : mySeats(state).size > 0);
+    // Play again comes right under the headline: in view on a phone without scrolling.
     this.body.replaceChildren(
-      headline(room, classic, winner, winnerRow),
-      h("section", { class: "panel-card result-card", "aria-labelledby": "result-heading" },
-        h("h2", { id: "result-heading", class: "panel-heading" }, classic ? t("result.race") : t("result.order")),
-        resultList(room, rows)),
-      storyPanel(this.code, room.game_number),
+      headline(room, classic, winner, winnerRow, { yours, place: yours && rows.indexOf(yours) + 1, celebrate }),
       this.status,
       this.proposal,
       h("div", { class: "form-actions result-actions" },
         h("button", { class: "button button-secondary", type: "button", dataset: { testid: "result-home" }, on: { click: () => this.goHome() } }, t("common.home")),
         this.startNow,
         this.again),
+      h("section", { class: "panel-card result-card", "aria-labelledby": "result-heading" },
+        h("h2", { id: "result-heading", class: "panel-heading" }, classic ? t("result.race") : t("result.order")),
+        resultList(room, rows)),
+      storyPanel(this.code, room.game_number),
       h("p", { class: "record-links" },
         h("a", { class: "record-link", href: local || recordUrl(this.code, room.game_number), download: `snakes-${this.code}-game-${room.game_number || 1}.json`, dataset: { testid: "download-record" } }, t("result.download")),
         room.mode === "online" || room.fair
           ? h("a", { class: "record-link", href: `#/verify/${encodeURIComponent(this.code)}${Number.isInteger(room.game_number) ? `/${room.game_number}` : ""}`, dataset: { testid: "verify-game" } }, t("result.verify"))
           : null));
     sound.win();
-    if (classic && winner && !reducedMotion()) this.confetti = throwConfetti();
+    if (classic && celebrate && !reducedMotion()) this.confetti = throwConfetti();
     const heading = this.body.querySelector(".winner-name");
     if (heading) {
       heading.setAttribute("tabindex", "-1");
@@ -181,19 +186,36 @@ function seatOf(room, index) {
   return room.seats.find((seat) => seat.index === index) || room.seats[index];
 }
 
-function headline(room, classic, winner, winnerRow) {
+/**
+ * The first lines: about this device's player where it holds one seat of several ("You
+ * won!", "Gus won. You came 2nd."), about the winner at a shared table or for a spectator.
+ */
+function headline(room, classic, winner, winnerRow, { yours, place, celebrate }) {
   const marks = tokenMarks(room.seats);
+  const trophy = celebrate ? h("span", { class: "trophy", "aria-hidden": "true" }) : null;
   if (classic && winner) {
-    return h("div", { class: "winner-banner" },
-      h("span", { class: "trophy", "aria-hidden": "true" }),
+    let title = t("result.wins", { name: winner.name });
+    if (yours && yours.seat === winner.index) title = t("result.youWon");
+    else if (yours && yours.status !== "left") title = t("result.theyWonYouCame", { name: winner.name, place: ordinal(place) });
+    return h("div", { class: ["winner-banner", yours && "about-you"] },
+      trophy,
       h("span", { class: `token-badge big colour-${winner.colour}`, "aria-hidden": "true" }, marks[room.seats.indexOf(winner)]),
-      h("h2", { class: "winner-name", dataset: { testid: "winner" } }, t("result.wins", { name: winner.name })),
+      h("h2", { class: "winner-name", dataset: { testid: "winner" } }, title),
       h("p", { class: "winner-sub" }, winnerRow.status === "winner" ? t("result.othersLeft") : t("result.firstTo", { finish: 100 })));
   }
+  const placed = !classic && yours && yours.status !== "left";
   return h("div", { class: "winner-banner" },
-    h("span", { class: "trophy", "aria-hidden": "true" }),
-    h("h2", { class: "winner-name" }, classic ? t("result.gameOver") : t("result.standings")),
+    placed && place === 1 ? h("span", { class: "trophy", "aria-hidden": "true" }) : null,
+    h("h2", { class: "winner-name", dataset: placed ? { testid: "winner" } : {} },
+      placed ? t("result.youCame", { place: ordinal(place) }) : classic ? t("result.gameOver") : t("result.standings")),
     h("p", { class: "winner-sub" }, classic ? t("result.nobody", { finish: 100 }) : t("result.standingsSub")));
+}
+
+/** This device's row, where it holds exactly one seat of several; else null. */
+function yourRow(state, rows) {
+  const mine = mySeats(state);
+  if (mine.size !== 1 || rows.length < 2) return null;
+  return rows.find((row) => mine.has(row.seat)) || null;
 }
 
 function resultList(room, rows) {

@@ -1,0 +1,123 @@
+"""The result is about you: your place first, celebrated only when the win is yours.
+
+Reported on the tree before: when an AI won, the human who lost still got the trophy and
+confetti, with "— Not finished · square 86" and no line saying how they did; on a phone,
+Play again was two screens down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.helpers import (
+    ARTIFACTS,
+    PHONE,
+    SIZES,
+    assert_on_phone_screen,
+    next_step,
+    open_setup,
+    page_room,
+    script_dice,
+    snap,
+    start_game,
+)
+from tests.support.quick_game import first_seat_wins_quickly
+from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+RESULT_LIST = "[data-screen=result] [data-testid=result-list]"
+
+
+@pytest.fixture(params=SIZES, ids=["phone", "desktop"])
+def moving_page(
+    request: pytest.FixtureRequest, browser: Browser, web_server: ServerProcess
+) -> Iterator[Page]:
+    """Full motion (confetti falls where it is thrown), at phone and desktop size."""
+    width, height = request.param
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=web_server.url,
+        reduced_motion="no-preference",
+    )
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto("/")
+    page.evaluate(
+        "localStorage.setItem('snakes.settings', JSON.stringify({speed: 'instant', sound: false}))"
+    )
+    page.reload()
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def play_against_one_ai(page: Page, dice: list[int]) -> dict[str, object]:
+    """Ava against one AI, on these dice, to the result; the room at the end."""
+    open_setup(page, "ai")
+    while page.get_by_test_id("ai-count").inner_text() != "1":
+        page.get_by_test_id("ai-fewer").click()
+    page.get_by_test_id("seat-name").first.fill("Ava")
+    script_dice(page, *dice)
+    start_game(page)
+    while next_step(page) == "roll":
+        page.get_by_test_id("roll").click()
+    page.wait_for_selector(RESULT_LIST)
+    return page_room(page)
+
+
+def _size(page: Page) -> str:
+    return "phone" if page.viewport_size == PHONE else "desktop"
+
+
+def test_an_ai_won_you_are_told_your_place_and_nothing_is_celebrated(moving_page: Page) -> None:
+    page = moving_page
+    # The AI (seat 1) wins in five turns; Ava rolls 2s, far behind.
+    room = play_against_one_ai(page, [2, *first_seat_wins_quickly(2)])
+    seats: list[dict[str, object]] = room["seats"]  # type: ignore[assignment]
+    assert room["winner"] == 1
+    ai = seats[1]["name"]
+    expect(page.get_by_test_id("winner")).to_have_text(f"{ai} won. You came 2nd.")
+    expect(page.locator(".trophy")).to_have_count(0)
+    expect(page.locator(".confetti")).to_have_count(0)
+    if _size(page) == "phone":
+        assert_on_phone_screen(page, ["winner", "play-again"])
+    page.screenshot(path=_shot(f"result-ai-won-{_size(page)}"))
+
+
+def test_you_won_and_it_is_celebrated(moving_page: Page) -> None:
+    page = moving_page
+    room = play_against_one_ai(page, first_seat_wins_quickly(2))
+    assert room["winner"] == 0
+    expect(page.get_by_test_id("winner")).to_have_text("You won!")
+    expect(page.locator(".trophy")).to_have_count(1)
+    expect(page.locator(".confetti")).to_have_count(1)
+    if _size(page) == "phone":
+        assert_on_phone_screen(page, ["winner", "play-again"])
+    page.screenshot(path=_shot(f"result-you-won-{_size(page)}"))
+
+
+def test_a_shared_table_celebrates_whoever_won(page: Page) -> None:
+    """Pass & Play: every seat is this device's, so the winner is named and celebrated."""
+    open_setup(page, "pass")
+    names = page.get_by_test_id("seat-name")
+    names.nth(0).fill("Ana")
+    names.nth(1).fill("Ben")
+    script_dice(page, *first_seat_wins_quickly(2))
+    start_game(page)
+    while next_step(page) == "roll":
+        page.get_by_test_id("roll").click()
+    page.wait_for_selector(RESULT_LIST)
+    expect(page.get_by_test_id("winner")).to_have_text("Ana wins!")
+    expect(page.locator(".trophy")).to_have_count(1)
+    snap(page, "result-shared-table")
+
+
+def _shot(name: str) -> str:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return str(ARTIFACTS / f"{name}.png")
