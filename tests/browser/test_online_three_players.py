@@ -259,7 +259,8 @@ def test_three_browsers_play_last_one_standing_through_a_skip_and_a_return(
                 expect(row).to_have_attribute("data-place", str(place))
                 expect(row).to_have_attribute("data-status", "finished")
                 expect(row).to_contain_text(name)
-        expect(hana.page.locator(".winner-name")).to_have_text("Final standings")
+        expect(hana.page.locator(".winner-name")).to_have_text("You came 1st!")
+        expect(gus.page.locator(".winner-name")).to_have_text("You came 2nd!")
         results = server.get(f"/api/rooms/{code}")["results"]
         assert [(r["seat"], r["place"]) for r in results] == [(0, 1), (1, 2), (2, 3)]
         snap(hana.page, "online3-result")
