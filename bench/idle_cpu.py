@@ -36,12 +36,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.browser.helpers import next_step, script_dice  # noqa: E402
+from tests.browser.helpers import (  # noqa: E402
+    SIZES,
+    next_step,
+    script_dice,
+    start_pass_and_play,
+    use_instant_animations,
+)
+from tests.support.quick_game import first_seat_wins_quickly  # noqa: E402
 from tests.support.server import TEST_FLAGS, running_server  # noqa: E402
 
-SIZES = ((360, 640), (1440, 900))
-ROLLS = (6, 6, 5, 3, 6, 5, 2, 6, 6, 4)
-"""Ava wins a Pass & Play game in ten rolls (as in ``tests/browser/test_replay.py``)."""
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -62,19 +66,13 @@ def chromium_cpu_seconds() -> float:
 
 
 def start_game(page: Page) -> None:
-    page.goto("/#/setup/pass")
-    page.wait_for_selector("[data-screen=setup][data-mode=pass]")
-    names = page.locator("[data-screen=setup] input[type=text]")
-    names.nth(0).fill("Ava")
-    names.nth(1).fill("Ben")
-    page.get_by_test_id("start-game").click()
-    page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+    start_pass_and_play(page, "Ava", "Ben")
     next_step(page)
 
 
 def finish_game(page: Page) -> None:
     start_game(page)
-    script_dice(page, *ROLLS)
+    script_dice(page, *first_seat_wins_quickly(2))
     while next_step(page) == "roll":
         page.keyboard.press("Space")
     page.wait_for_selector("[data-screen=result] [data-testid=result-list]")
@@ -122,12 +120,7 @@ def main() -> None:
                     reduced_motion="no-preference",
                 )
                 page = context.new_page()
-                page.goto("/")
-                page.evaluate(
-                    "localStorage.setItem('snakes.settings', "
-                    "JSON.stringify({speed: 'instant', sound: false}))"
-                )
-                page.reload()  # the settings are read as the page starts
+                use_instant_animations(page)
                 reach(page)
                 time.sleep(args.settle)
                 before, started = chromium_cpu_seconds(), time.monotonic()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page
@@ -26,11 +26,16 @@ def checked_page(
     server: ServerProcess,
     viewport: dict[str, int] | None = None,
     locale: str | None = None,
+    reduced_motion: Literal["reduce", "no-preference"] | None = None,
 ) -> Iterator[Page]:
-    """A fresh page (own storage) on ``server``; fails the test on any page error."""
+    """A fresh page (own storage) on ``server``; fails the test on any page error.
+    ``reduced_motion``: what the page is told the player prefers (the browser fixture
+    asks for "reduce" unless a test names it)."""
     options: dict[str, Any] = {"viewport": viewport or DESKTOP, "base_url": server.url}
     if locale is not None:
         options["locale"] = locale
+    if reduced_motion is not None:
+        options["reduced_motion"] = reduced_motion
     context = browser.new_context(**options)
     context.set_default_timeout(20_000)
     page = context.new_page()
@@ -71,6 +76,14 @@ def snap(page: Page, name: str) -> None:
     page.set_viewport_size(original)
 
 
+def shot(page: Page, name: str) -> None:
+    """Save the screen as it is, at the page's own size (``name-phone`` or
+    ``name-desktop``), for a test that runs at each size itself."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    size = "phone" if page.viewport_size == PHONE else "desktop"
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"))
+
+
 def serious_violations(page: Page) -> list[str]:
     """axe-core's serious and critical findings on the current screen, in words."""
     results = Axe().run(page)
@@ -101,6 +114,16 @@ def start_game(page: Page) -> str:
     """Press Start Game; returns the room code once the board has its first state."""
     page.get_by_test_id("start-game").click()
     return wait_for_game(page)
+
+
+def start_pass_and_play(page: Page, *names: str) -> str:
+    """A Pass & Play game of these players (two seats unless more are added first),
+    started; returns its room code."""
+    open_setup(page, "pass")
+    fields = page.locator("[data-screen=setup] input[type=text]")
+    for index, name in enumerate(names):
+        fields.nth(index).fill(name)
+    return start_game(page)
 
 
 def wait_for_game(page: Page) -> str:

@@ -17,13 +17,19 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.helpers import ARTIFACTS, SIZES, next_step, script_dice
+from tests.browser.helpers import (
+    SIZES,
+    checked_page,
+    next_step,
+    script_dice,
+    shot,
+    start_pass_and_play,
+    use_instant_animations,
+)
+from tests.support.quick_game import first_seat_wins_quickly
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.browser
-
-ROLLS = (6, 6, 5, 3, 6, 5, 2, 6, 6, 4)
-"""Ava wins a Pass & Play game in ten rolls (as in ``test_replay.py``)."""
 
 ENDLESS = """() => document.getAnimations()
   .filter((a) => a.effect && a.effect.getComputedTiming().iterations === Infinity)
@@ -40,18 +46,8 @@ def full_motion_page(
     request: pytest.FixtureRequest, browser: Browser, hooks_server: ServerProcess
 ) -> Iterator[Page]:
     width, height = request.param
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        base_url=hooks_server.url,
-        reduced_motion="no-preference",
-    )
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    viewport = {"width": width, "height": height}
+    yield from checked_page(browser, hooks_server, viewport, reduced_motion="no-preference")
 
 
 def assert_comes_to_rest(page: Page, screen: str) -> None:
@@ -63,37 +59,22 @@ def assert_comes_to_rest(page: Page, screen: str) -> None:
 
 def test_the_game_the_result_and_the_paused_replay_come_to_rest(full_motion_page: Page) -> None:
     page = full_motion_page
-    page.goto("/")
-    page.evaluate(
-        "localStorage.setItem('snakes.settings', JSON.stringify({speed: 'instant', sound: false}))"
-    )
-    page.reload()  # the settings are read as the page starts
-    page.goto("/#/setup/pass")
-    page.wait_for_selector("[data-screen=setup][data-mode=pass]")
-    names = page.locator("[data-screen=setup] input[type=text]")
-    names.nth(0).fill("Ava")
-    names.nth(1).fill("Ben")
-    page.get_by_test_id("start-game").click()
+    use_instant_animations(page)
+    start_pass_and_play(page, "Ava", "Ben")
     assert next_step(page) == "roll"
     assert_comes_to_rest(page, "game")
     # Still waiting for Roll: the button is ready, drawn as ready, and still.
     assert "ready" in (page.get_by_test_id("roll").get_attribute("class") or "")
-    size = "phone" if (page.viewport_size or {}).get("width") == 360 else "desktop"
-    page.screenshot(path=_shot(f"idle-game-{size}"))
+    shot(page, "idle-game")
 
-    script_dice(page, *ROLLS)
+    script_dice(page, *first_seat_wins_quickly(2))
     while next_step(page) == "roll":
         page.keyboard.press("Space")
     page.wait_for_selector("[data-screen=result] [data-testid=result-list]")
     assert_comes_to_rest(page, "result")
-    page.screenshot(path=_shot(f"idle-result-{size}"))
+    shot(page, "idle-result")
 
     page.get_by_test_id("watch-replay").click()
     page.wait_for_selector("[data-screen=replay][data-step]:not([data-playing=true])")
     assert_comes_to_rest(page, "replay")
-    page.screenshot(path=_shot(f"idle-replay-{size}"))
-
-
-def _shot(name: str) -> str:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return str(ARTIFACTS / f"{name}.png")
+    shot(page, "idle-replay")

@@ -13,16 +13,19 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.helpers import (
-    ARTIFACTS,
     PHONE,
     SIZES,
     assert_on_phone_screen,
+    checked_page,
     next_step,
     open_setup,
     page_room,
     script_dice,
+    shot,
     snap,
     start_game,
+    start_pass_and_play,
+    use_instant_animations,
 )
 from tests.support.quick_game import first_seat_wins_quickly
 from tests.support.server import ServerProcess
@@ -38,23 +41,10 @@ def moving_page(
 ) -> Iterator[Page]:
     """Full motion (confetti falls where it is thrown), at phone and desktop size."""
     width, height = request.param
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        base_url=web_server.url,
-        reduced_motion="no-preference",
-    )
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto("/")
-    page.evaluate(
-        "localStorage.setItem('snakes.settings', JSON.stringify({speed: 'instant', sound: false}))"
-    )
-    page.reload()
-    yield page
-    context.close()
-    assert not errors, errors
+    viewport = {"width": width, "height": height}
+    for page in checked_page(browser, web_server, viewport, reduced_motion="no-preference"):
+        use_instant_animations(page)
+        yield page
 
 
 def play_against_one_ai(page: Page, dice: list[int]) -> dict[str, object]:
@@ -71,10 +61,6 @@ def play_against_one_ai(page: Page, dice: list[int]) -> dict[str, object]:
     return page_room(page)
 
 
-def _size(page: Page) -> str:
-    return "phone" if page.viewport_size == PHONE else "desktop"
-
-
 def test_an_ai_won_you_are_told_your_place_and_nothing_is_celebrated(moving_page: Page) -> None:
     page = moving_page
     # The AI (seat 1) wins in five turns; Ava rolls 2s, far behind.
@@ -85,9 +71,9 @@ def test_an_ai_won_you_are_told_your_place_and_nothing_is_celebrated(moving_page
     expect(page.get_by_test_id("winner")).to_have_text(f"{ai} won. You came 2nd.")
     expect(page.locator(".trophy")).to_have_count(0)
     expect(page.locator(".confetti")).to_have_count(0)
-    if _size(page) == "phone":
+    if page.viewport_size == PHONE:
         assert_on_phone_screen(page, ["winner", "play-again"])
-    page.screenshot(path=_shot(f"result-ai-won-{_size(page)}"))
+    shot(page, "result-ai-won")
 
 
 def test_you_won_and_it_is_celebrated(moving_page: Page) -> None:
@@ -97,27 +83,18 @@ def test_you_won_and_it_is_celebrated(moving_page: Page) -> None:
     expect(page.get_by_test_id("winner")).to_have_text("You won!")
     expect(page.locator(".trophy")).to_have_count(1)
     expect(page.locator(".confetti")).to_have_count(1)
-    if _size(page) == "phone":
+    if page.viewport_size == PHONE:
         assert_on_phone_screen(page, ["winner", "play-again"])
-    page.screenshot(path=_shot(f"result-you-won-{_size(page)}"))
+    shot(page, "result-you-won")
 
 
 def test_a_shared_table_celebrates_whoever_won(page: Page) -> None:
     """Pass & Play: every seat is this device's, so the winner is named and celebrated."""
-    open_setup(page, "pass")
-    names = page.get_by_test_id("seat-name")
-    names.nth(0).fill("Ana")
-    names.nth(1).fill("Ben")
+    start_pass_and_play(page, "Ana", "Ben")
     script_dice(page, *first_seat_wins_quickly(2))
-    start_game(page)
     while next_step(page) == "roll":
         page.get_by_test_id("roll").click()
     page.wait_for_selector(RESULT_LIST)
     expect(page.get_by_test_id("winner")).to_have_text("Ana wins!")
     expect(page.locator(".trophy")).to_have_count(1)
     snap(page, "result-shared-table")
-
-
-def _shot(name: str) -> str:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return str(ARTIFACTS / f"{name}.png")
