@@ -1,7 +1,8 @@
 """What the code says the protocol is, found by reading the source (``ast``), not by importing it.
 
-Reading the source keeps the scan robust while modules move: any module under
-``src/snakes`` that raises ``ProtocolError("code", ...)`` is found, wherever it lives.
+Reading the source keeps the scan robust while modules move: every refusal class with a
+``code`` (``server/rooms/errors.py``, the engine's and the analysis'), and any module
+under ``src/snakes`` that makes one by its code (``refusal("code", ...)``), is found.
 """
 
 from __future__ import annotations
@@ -77,29 +78,47 @@ def _dict_items(node: ast.Dict) -> dict[str, ast.expr]:
     }
 
 
+def _players_intents(module: ast.Module) -> set[str]:
+    """The class names in ``PLAYERS_INTENTS = (...)``: the intents a client sends."""
+    for node in module.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "PLAYERS_INTENTS" for t in node.targets)
+            and isinstance(node.value, ast.Tuple)
+        ):
+            return {e.id for e in node.value.elts if isinstance(e, ast.Name)}
+    return set()
+
+
+CLIENT_MODULES = ("server/transport/protocol.py", "server/rooms/intents.py")
+"""Where the types a client's message is read into are defined."""
+ERROR_MODULES = ("engine/", "analysis/", "server/rooms/errors.py")
+"""Where refusals are classes with a ``code``."""
+
+
 def scan(root: Path = SRC) -> Protocol:
     found = Protocol()
     for path, module in _modules(root):
         relative = path.relative_to(root).as_posix()
+        players = _players_intents(module) if relative == CLIENT_MODULES[1] else set()
         for node in ast.walk(module):
             if isinstance(node, ast.ClassDef):
                 fields = _class_fields(node)
-                kind = _literal_type(fields["type"].annotation) if "type" in fields else None
-                if kind is not None and relative == "server/transport/protocol.py":
-                    found.client[kind] = set(fields) - {"type", "ref"}
+                kind = _str(fields["kind"].value) if "kind" in fields else None
+                from_client = relative == CLIENT_MODULES[0] or node.name in players
+                if kind is not None and from_client:
+                    found.client[kind] = set(fields) - {"kind", "__pydantic_config__"}
                 if relative == "engine/events.py" and "kind" in fields:
                     event = _str(fields["kind"].value)
                     if event is not None and event != "event":
                         found.engine_events[event] = set(fields) - {"kind"}
-                code = (
-                    _error_code_of(node) if relative.startswith(("engine/", "analysis/")) else None
-                )
+                code = _error_code_of(node) if relative.startswith(ERROR_MODULES) else None
                 if code is not None:
                     found.error_codes.setdefault(code, set()).add(_where(root, path, node))
             elif isinstance(node, ast.Call):
                 name = _call_name(node)
                 code = _str(node.args[0]) if node.args else None
-                if name in ("ProtocolError", "error_message") and code is not None:
+                if name in ("ProtocolError", "refusal") and code is not None:
                     found.error_codes.setdefault(code, set()).add(_where(root, path, node))
                 status = next((k.value for k in node.keywords if k.arg == "status_code"), None)
                 for inner in ast.walk(node):

@@ -19,7 +19,8 @@ import pytest
 from snakes.server.app import create_app
 from snakes.server.settings import Settings
 from snakes.server.transport.api import CreateRoom, SeatIn
-from snakes.server.transport.protocol_schema import CLIENT_MODELS, SERVER_MODELS
+from snakes.server.transport.protocol import CLIENT_TYPES
+from snakes.server.transport.protocol_schema import SERVER_MODELS
 from snakes.server.transport.view_schema import EventModels, RoomView, SeatView
 from tests.docs.protocol_scan import SRC, Protocol, fields_of, names, scan, section, table
 from tests.support.client import GameClient
@@ -108,7 +109,7 @@ def test_the_scan_finds_what_it_must() -> None:
 
 def test_the_schema_covers_every_message_type_the_docs_name() -> None:
     docs = Documented(DOC.read_text())
-    assert set(CLIENT_MODELS) == set(docs.client)
+    assert set(CLIENT_TYPES) == set(docs.client)
     assert set(SERVER_MODELS) == set(docs.server)
 
 
@@ -151,20 +152,31 @@ def test_the_http_table_lists_exactly_the_apps_routes(tmp_path: Path) -> None:
 # ---- the check fails when the code grows without the docs ------------------------------
 
 ADDITIONS = {
-    "a new error code": (
+    "a new refusal": (
+        "server/rooms/errors.py",
+        '\n\nclass BrandNew(ProtocolError):\n    code = "brand_new_code"\n',
+        "error codes in the code but not in PROTOCOL.md: ['brand_new_code']",
+    ),
+    "a refusal made by its code": (
         "server/boards.py",
-        '\n\ndef _new() -> None:\n    raise ProtocolError("brand_new_code", "x")\n',
+        '\n\ndef _new() -> None:\n    raise refusal("brand_new_code", "x")\n',
         "error codes in the code but not in PROTOCOL.md: ['brand_new_code']",
     ),
     "a new client message type": (
         "server/transport/protocol.py",
-        '\n\nclass Wave(_Message):\n    type: Literal["wave"]\n',
+        '\n\n@dataclass(frozen=True)\nclass Wave:\n    kind: ClassVar[str] = "wave"\n',
         "client message types in the code but not in PROTOCOL.md: ['wave']",
     ),
     "a new field": (
         "server/transport/protocol.py",
-        '\n\nclass Ping(_Message):\n    type: Literal["ping"]\n    when: int\n',
+        '\n\nclass Ping:\n    kind: ClassVar[str] = "ping"\n    when: int\n',
         "fields of 'ping' in the code but not in PROTOCOL.md: ['when']",
+    ),
+    "a new field of a player's intent": (
+        "server/rooms/intents.py",
+        '\n\nclass Roll:\n    kind: ClassVar[str] = "roll"\n    seat: int\n    version: int\n'
+        "    fast: bool\n",
+        "fields of 'roll' in the code but not in PROTOCOL.md: ['fast']",
     ),
     "a new server event": (
         "server/rooms/views.py",

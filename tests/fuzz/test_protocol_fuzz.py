@@ -49,7 +49,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
-from snakes.server.transport.protocol import KNOWN_TYPES as PROTOCOL_TYPES
+from snakes.server.transport.protocol import CLIENT_TYPES as PROTOCOL_TYPES
 from snakes.server.transport.protocol import MAX_MESSAGE_BYTES
 from snakes.server.transport.ws import MAX_DEPTH
 from tests.server.online_helpers import close_all, table

@@ -19,7 +19,8 @@ from snakes.engine import Finish, Rules
 from snakes.fair import commit
 from snakes.server.rooms import turns
 from snakes.server.rooms.errors import ProtocolError
-from snakes.server.rooms.intents import INTENTS, Intent, handle, intent_args, intent_from
+from snakes.server.rooms.intents import INTENTS, Intent, handle
+from snakes.server.rooms.messages import intent_args, intent_from
 from snakes.server.rooms.model import COLOURS, Phase, Room
 from snakes.server.rooms.reactions import REACTIONS
 from snakes.server.rooms.timers import TIMER_NAMES
@@ -71,7 +72,7 @@ def intents(draw: st.DrawFn) -> tuple[str, int, dict[str, Any]]:
         args["shuffle"] = draw(st.booleans())
     elif name == "rules":
         args["rules"] = draw(RULES)
-        args["countdown"] = draw(st.sampled_from([None, 5, 10, 45, 61]))
+        args["countdown_seconds"] = draw(st.sampled_from([None, 5, 10, 45, 61]))
         args["board"] = draw(st.sampled_from([None, "short", "jungle"]))
     elif name == "seed":
         args["seed"] = draw(st.sampled_from(["a1" * 16, "b2" * 16]))
@@ -188,7 +189,10 @@ def _walk(
         if name == "fire":
             args["due"] = room.timers.get(args["name"], now)
             now = max(now, args["due"])
-        intent = intent_from(name, args)
+        try:
+            intent = intent_from(name, args)
+        except ProtocolError:
+            continue  # refused at the door (a reaction of no list, no commitment): no room sees it
         assert intent_from(name, intent_args(intent)) == intent  # as forwarded to an owner
         before_presence = _presence(members)
         if name == "connect":

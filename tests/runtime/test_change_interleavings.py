@@ -36,7 +36,7 @@ from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.errors import ProtocolError
-from snakes.server.rooms.intents import intent_from
+from snakes.server.rooms.messages import intent_from
 from snakes.server.rooms.model import Mode, Room, Seat
 from snakes.server.rooms.work import Work
 from snakes.server.runtime.hub import Hub
@@ -165,7 +165,7 @@ def intents(draw: st.DrawFn) -> Intent:
     elif kind == "rules":
         args = {
             "rules": Rules().to_data(),
-            "countdown": draw(st.sampled_from([15, 30, 45])),
+            "countdown_seconds": draw(st.sampled_from([15, 30, 45])),
             "board": None,
         }
     else:
@@ -259,7 +259,7 @@ def _model(start: Room, applied: list[Applied]) -> tuple[list[str], int, bool, i
             elif kind == "remove":
                 del seats[args["seat"]]
             elif kind == "rules":
-                countdown = args["countdown"]
+                countdown = args["countdown_seconds"]
             else:
                 reactions = args["on"]
             change += 1

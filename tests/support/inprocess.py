@@ -20,7 +20,8 @@ from snakes.server.backends.local import LocalBackend, LocalLog
 from snakes.server.backends.memory import MemoryLog
 from snakes.server.clock import ManualClock
 from snakes.server.rooms.dice import ServerDice
-from snakes.server.rooms.intents import Roll, intent_from
+from snakes.server.rooms.intents import Roll
+from snakes.server.rooms.messages import intent_from
 from snakes.server.rooms.model import Mode, Room, Seat
 from snakes.server.rooms.work import RoomDice
 from snakes.server.runtime.hub import Hub

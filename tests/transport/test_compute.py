@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import BadRecord, ProtocolError
 from snakes.server.transport.compute import Compute, ComputeBudget, ComputePool
 from tests.support.inprocess import run
 
@@ -51,7 +51,7 @@ def _until(path: Path) -> None:
 
 def _refuse_after(seconds: float) -> None:
     _spin(seconds)
-    raise ProtocolError("bad_record", "no")
+    raise BadRecord("no")
 
 
 def _crash() -> None:

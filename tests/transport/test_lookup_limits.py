@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from snakes.server.rooms.errors import ProtocolError
 from snakes.server.transport.limits import QUIET_SECONDS, LookupLimiter, network_key
-from snakes.server.transport.protocol import ProtocolError
 
 
 class Clock:

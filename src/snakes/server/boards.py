@@ -8,18 +8,18 @@ from typing import Any
 from snakes.analysis import analyze
 from snakes.boards import SHIPPED, BoardFileError, shipped_board
 from snakes.engine import Board, Rules
-from snakes.server.transport.protocol import ProtocolError
+from snakes.server.rooms.errors import InvalidBoard
 
 
 @functools.lru_cache(maxsize=32)
 def board_named(name: str) -> Board:
     """A shipped board; an unknown name is a typed refusal."""
     if name not in SHIPPED:
-        raise ProtocolError("invalid_board", f"no board is called {name[:40]!r}")
+        raise InvalidBoard(f"no board is called {name[:40]!r}")
     try:
         return shipped_board(name).board
     except BoardFileError as error:  # pragma: no cover - shipped boards are tested
-        raise ProtocolError("invalid_board", str(error)) from None
+        raise InvalidBoard(str(error)) from None
 
 
 @functools.lru_cache(maxsize=1)

@@ -22,7 +22,7 @@ from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import BadRequest
 from snakes.server.transport.shell import static_dir
 
 DEFAULT = "en"
@@ -124,12 +124,12 @@ class Catalogue:
 def catalogue(code: str = DEFAULT) -> Catalogue:
     """The catalogue of a shipped language; any other code is a typed refusal."""
     if shipped(code) is None:
-        raise ProtocolError("bad_request", f"no language is called {code[:20]!r}")
+        raise BadRequest(f"no language is called {code[:20]!r}")
     messages = _read(catalogue_dir() / f"{code}.json").get("messages", {})
     try:
         return Catalogue(code, messages)
     except (UnknownLocaleError, ValueError) as error:  # pragma: no cover - tested per file
-        raise ProtocolError("bad_request", f"{code}: {error}") from None
+        raise BadRequest(f"{code}: {error}") from None
 
 
 def negotiate(accept_language: str | None) -> str:

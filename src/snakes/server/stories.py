@@ -24,7 +24,7 @@ from snakes.engine import RecordError
 from snakes.engine.actions import action_to_data
 from snakes.engine.record import GameRecord, replay
 from snakes.server import jsontext
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import BadRecord, refusal
 from snakes.server.rooms.views import odds_of
 
 STORY_DIGITS = 4
@@ -93,9 +93,9 @@ def _tell(record: GameRecord) -> bytes:
     try:
         story = game_story(record).to_data()
     except RecordError as error:
-        raise ProtocolError("bad_record", f"the record does not replay: {error}") from None
+        raise BadRecord(f"the record does not replay: {error}") from None
     except UnanalysableBoard as error:
-        raise ProtocolError(error.code, str(error)) from None
+        raise refusal(error.code, str(error)) from None
     for step in story["steps"]:
         step["odds"] = [round(value, STORY_DIGITS) for value in step["odds"]]
     for moment in story["moments"]:
@@ -109,7 +109,7 @@ def room_story(record_text: str, code: str, game: int | None) -> bytes:
     try:
         record = GameRecord.from_json(record_text)
     except RecordError as error:
-        raise ProtocolError("bad_record", f"the record does not replay: {error}") from None
+        raise BadRecord(f"the record does not replay: {error}") from None
     return story_json(record, code, game)
 
 
@@ -118,15 +118,15 @@ def posted_record(data: Any) -> GameRecord:
     read, and its board against the analysis budget before anything is worked out."""
     actions = data.get("actions") if isinstance(data, dict) else None
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
-        raise ProtocolError("bad_record", f"a record of more than {MAX_ACTIONS} actions")
+        raise BadRecord(f"a record of more than {MAX_ACTIONS} actions")
     try:
         record = GameRecord.from_data(data)
     except RecordError as error:
-        raise ProtocolError("bad_record", str(error)) from None
+        raise BadRecord(str(error)) from None
     try:
         check_budget(record.board, record.rules)
     except UnanalysableBoard as error:
-        raise ProtocolError(error.code, str(error)) from None
+        raise refusal(error.code, str(error)) from None
     return record
 
 
@@ -141,5 +141,5 @@ def posted_odds(body: bytes) -> dict[str, Any] | None:
     try:
         state = replay(record)
     except RecordError as error:
-        raise ProtocolError("bad_record", f"the record does not replay: {error}") from None
+        raise BadRecord(f"the record does not replay: {error}") from None
     return odds_of(state)

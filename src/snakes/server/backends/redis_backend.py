@@ -36,7 +36,8 @@ from snakes.server.backends.redis_pipe import TIMEOUT_SECONDS, Pipe, Unanswered
 from snakes.server.backends.redis_wire import Replies
 from snakes.server.backends.rows import RowPlan
 from snakes.server.clock import Clock, WallClock
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import Unavailable
+from snakes.server.rooms.messages import RoomUpdate, decode_node, encode_node
 from snakes.server.rooms.model import Mode, Room
 from snakes.server.rooms.work import Message, Work
 from snakes.server.runtime.hub import Hub
@@ -408,7 +409,7 @@ class RedisBackend:
             raise
         if int(answer) == 2:
             # Its sender lost the answer and gave the intent up meanwhile: not applied.
-            raise ProtocolError("unavailable", "the intent was given up; nothing changed")
+            raise Unavailable("the intent was given up; nothing changed")
         if int(answer) != 1:
             self._forget(code)  # another node owns it now: its row is not ours to know
             return False
@@ -460,14 +461,8 @@ class RedisBackend:
 
     def _envelope(self, messages: list[Message], room: Room, answers: Sequence[str] = ()) -> str:
         """The inbox message that carries a change's messages to the other nodes."""
-        envelope: dict[str, Any] = {
-            "h": room.host,
-            "s": [s.secret_hash for s in room.seats],
-            "m": [[m.body, m.skip, m.to, m.presence] for m in messages],
-        }
-        if answers:
-            envelope["a"] = list(answers)  # forwarded intents this update answers
-        return f"u{room.code}\n{jsontext.dumps(envelope)}"
+        hashes = [s.secret_hash for s in room.seats]
+        return encode_node(RoomUpdate(room.code, room.host, hashes, messages, list(answers)))
 
     async def subscribe(self, code: str) -> None:
         """Hear a room's updates here; returns once this node's inbox is listened to.
@@ -544,15 +539,13 @@ class RedisBackend:
             log.exception("a message in this node's inbox could not be handled: %.200s", data)
 
     def _on_message(self, data: str) -> None:
-        if not data.startswith("u"):
-            self.owners.on_node_message(data)  # a forwarded intent or its answer
+        message = decode_node(data)
+        if not isinstance(message, RoomUpdate):
+            self.owners.on_node_message(message)  # a forwarded intent or its answer
             return
-        code, _, text = data[1:].partition("\n")
-        envelope = jsontext.loads(text)
-        messages = [Message(*fields) for fields in envelope["m"]]
-        self.hub.deliver(code, messages, envelope["h"], envelope["s"])
-        if "a" in envelope:
-            self.owners.answered(envelope["a"])
+        self.hub.deliver(message.code, message.messages, message.host, message.hashes)
+        if message.answers:
+            self.owners.answered(message.answers)
 
     # ---- timers -------------------------------------------------------------------------
 

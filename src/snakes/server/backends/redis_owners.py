@@ -24,15 +24,22 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from snakes.server import jsontext
 from snakes.server.backends.redis_pipe import Pipe, Unanswered
-from snakes.server.rooms.errors import ProtocolError, unavailable
-from snakes.server.rooms.intents import Intent, intent_args, intent_from
+from snakes.server.rooms.errors import (
+    Internal,
+    NotOwning,
+    OutcomeUnknown,
+    ProtocolError,
+    RoomNotFound,
+    unavailable,
+)
+from snakes.server.rooms.intents import Intent
+from snakes.server.rooms.messages import Forward, ForwardAnswer, encode_node
 from snakes.server.rooms.work import Caller
 from snakes.server.runtime.owners import ANSWERED, NotOwner, OutcomeLost, Serve
 from snakes.server.runtime.session import Session
@@ -91,7 +98,7 @@ class RedisOwners:
         self._gone: set[str] = set()
         """Nodes whose inbox nobody listens to any more: dead before their heartbeat says."""
         self._blind_until = 0.0
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pending: dict[str, asyncio.Future[ForwardAnswer]] = {}
         self._requests = itertools.count(1)
         self._serve: Serve | None = None
         self._outage: Callable[[], None] = lambda: None
@@ -202,7 +209,7 @@ class RedisOwners:
                     args=[self.node, owner or ""],
                 )
                 if int(taken) == -1:
-                    raise ProtocolError("room_not_found", "no room has that code")
+                    raise RoomNotFound("no room has that code")
                 if int(taken) == 1:
                     self._owners.pop(code, None)
                     if owner:
@@ -240,34 +247,20 @@ class RedisOwners:
         caller: Caller,
         *,
         listening: bool = False,
-    ) -> dict[str, Any] | None:
+    ) -> ForwardAnswer | None:
         # Unique among every node's requests (an update names the ones it answers, and
         # every node in the room hears it), without a system call for randomness.
         ident = self.new_ident()
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[ForwardAnswer] = asyncio.get_running_loop().create_future()
         self._pending[ident] = future
-        request = {
-            "k": "req",
-            "id": ident,
-            "from": self.node,
-            "code": code,
-            "op": intent.kind,
-            "args": intent_args(intent),
-            # With the request's id the owner may answer with the update it causes.
-            "caller": [
-                caller.connection,
-                caller.secret_hash,
-                ident if listening else "",
-                caller.ident,
-            ],
-        }
+        # With the request's id the owner may answer with the update it causes.
+        sender = replace(caller, request=ident if listening else "")
+        request = encode_node(Forward(ident, self.node, code, intent, sender))
         try:
             # The request and its answer within one deadline: past it, the owner may
             # have applied the intent or not (or may yet, once Redis passes it on).
             async with asyncio.timeout(self.timeout):
-                heard = await self.pipe.execute(
-                    "PUBLISH", self._inbox(node), jsontext.dumps(request)
-                )
+                heard = await self.pipe.execute("PUBLISH", self._inbox(node), request)
                 if not heard:
                     reply = None  # nobody listens there: that node is gone
                     if time.monotonic() >= self._blind_until:
@@ -282,9 +275,9 @@ class RedisOwners:
             raise unavailable() from None
         finally:
             self._pending.pop(ident, None)
-        if reply is not None and reply.get("error", {}).get("code") == "outcome_unknown":
+        if reply is not None and isinstance(reply.refused, OutcomeUnknown):
             raise OutcomeLost(code)  # the owner's own commit went unanswered
-        if reply is None or reply.get("error", {}).get("code") == "not_owner":
+        if reply is None or isinstance(reply.refused, NotOwning):
             self._owners.pop(code, None)
             if node not in self._gone:
                 await asyncio.sleep(0.5)  # give a dying owner's lease time to run out
@@ -325,39 +318,35 @@ class RedisOwners:
         for ident in idents:
             future = self._pending.get(ident)
             if future is not None and not future.done():
-                future.set_result({"k": "rep", "id": ident, "result": None})
+                future.set_result(ForwardAnswer(ident))
 
-    def on_node_message(self, data: str) -> None:
-        message = jsontext.loads(data)
-        if message.get("k") == "rep":
-            future = self._pending.get(message["id"])
+    def on_node_message(self, message: Forward | ForwardAnswer) -> None:
+        """A forwarded intent (for a room this node owns) or the answer to one it sent."""
+        if isinstance(message, ForwardAnswer):
+            future = self._pending.get(message.ident)
             if future is not None and not future.done():
                 future.set_result(message)
-        elif message.get("k") == "req":
+        else:
             self._tasks.append(asyncio.create_task(self._answer(message)))
             self._tasks = [t for t in self._tasks if not t.done()]
 
-    async def _answer(self, request: dict[str, Any]) -> None:
-        reply: dict[str, Any] = {"k": "rep", "id": request["id"]}
+    async def _answer(self, request: Forward) -> None:
         try:
             assert self._serve is not None
-            caller = Caller(*request["caller"])
-            intent = intent_from(request["op"], request["args"])
-            result = await self._serve(request["code"], intent, caller)
+            result = await self._serve(request.code, request.intent, request.caller)
             if result == ANSWERED:
                 return  # the update that carried the answer has gone out already
-            reply["result"] = result
+            reply = ForwardAnswer(request.ident, result)
         except NotOwner:
-            reply["error"] = {"code": "not_owner", "message": "not the owner"}
+            reply = ForwardAnswer(request.ident, refused=NotOwning("not the owner"))
         except OutcomeLost:
-            reply["error"] = {"code": "outcome_unknown", "message": "the store did not answer"}
+            reply = ForwardAnswer(request.ident, refused=OutcomeUnknown())
         except ProtocolError as error:
-            reply["error"] = {"code": error.code, "message": error.message}
-            if error.retry_after is not None:
-                reply["error"]["retry_after"] = error.retry_after  # a limit's wait, kept
+            reply = ForwardAnswer(request.ident, refused=error)
         except Exception:
             log.exception("a forwarded intent failed")
-            reply["error"] = {"code": "internal", "message": "the server failed; nothing changed"}
+            failed = Internal("the server failed; nothing changed")
+            reply = ForwardAnswer(request.ident, refused=failed)
         self.replies += 1
         with contextlib.suppress(RedisError, OSError):
-            await self.pipe.execute("PUBLISH", self._inbox(request["from"]), jsontext.dumps(reply))
+            await self.pipe.execute("PUBLISH", self._inbox(request.sender), encode_node(reply))

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from snakes.engine import GameState
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import (
+    AlreadyStarted,
+    GameOver,
+    NotHost,
+    NotStarted,
+    NotYourSeat,
+    Spectator,
+    StaleVersion,
+)
 from snakes.server.rooms.model import Phase, Room
 from snakes.server.rooms.work import Caller
 
@@ -17,19 +25,19 @@ def held(room: Room, secret_hash: str) -> frozenset[int]:
 
 def check_member(room: Room, caller: Caller) -> None:
     if not held(room, caller.secret_hash):
-        raise ProtocolError("spectator", "spectators watch; they do not play")
+        raise Spectator("spectators watch; they do not play")
 
 
 def check_seat(room: Room, caller: Caller, seat: int) -> None:
     check_member(room, caller)
     if seat not in held(room, caller.secret_hash):
-        raise ProtocolError("not_your_seat", f"you do not hold seat {seat}")
+        raise NotYourSeat(f"you do not hold seat {seat}")
 
 
 def check_host(room: Room, caller: Caller) -> None:
     check_member(room, caller)
     if room.host is None or room.host not in held(room, caller.secret_hash):
-        raise ProtocolError("not_host", "only the host can do that")
+        raise NotHost("only the host can do that")
 
 
 def check_change(room: Room, change: int) -> None:
@@ -37,20 +45,18 @@ def check_change(room: Room, change: int) -> None:
     older state, or sent again, is refused (never applied twice, never to a seat that
     has moved)."""
     if change != room.change:
-        raise ProtocolError(
-            "stale_version", f"that was sent at change {change}; the room is at {room.change}"
-        )
+        raise StaleVersion(f"that was sent at change {change}; the room is at {room.change}")
 
 
 def playing(room: Room) -> GameState:
     """The game in progress, or the refusal that says why there is none."""
     if room.phase is Phase.LOBBY or room.game is None:
-        raise ProtocolError("not_started", "the game has not started")
+        raise NotStarted("the game has not started")
     if room.phase is Phase.OVER:
-        raise ProtocolError("game_over", "the game is over")
+        raise GameOver("the game is over")
     return room.game
 
 
 def check_lobby(room: Room, message: str) -> None:
     if room.phase is not Phase.LOBBY:
-        raise ProtocolError("already_started", message)
+        raise AlreadyStarted(message)

@@ -5,22 +5,30 @@ A player's intents (``roll``, ``leave``, ``start``, …) and the server's own op
 place that says what each does to a room: a ``match`` over the types, like a reducer,
 with the typed intent itself in every branch.
 
-An intent crosses between nodes as its ``kind`` and its fields as JSON-ready arguments
-(:func:`intent_args`, :func:`intent_from`): what travels is data, never a function.
+A player's intent is also its message on the wire: pydantic validates a client's message
+straight into it (``transport/protocol.py``), and between nodes an intent travels as its
+``kind`` and its fields, read back by the same types (``messages.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar, assert_never
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, assert_never
+
+from annotated_types import Ge, Le, MaxLen, MinLen
 
 from snakes.engine import Rules
 from snakes.server.boards import board_named
 from snakes.server.rooms import lifecycle, lobby, reactions, turns
 from snakes.server.rooms.access import check_change, check_member
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.model import Colour
+from snakes.server.rooms.reactions import Reaction
 from snakes.server.rooms.updates import view
 from snakes.server.rooms.work import Caller, Presence, Step
+
+WIRE: dict[str, Any] = {"extra": "forbid", "strict": True, "use_attribute_docstrings": True}
+"""How an intent is read from JSON (pydantic's config, as a plain dict): every field of
+its type and bound, nothing more, and no coercion ("1" is not a seat)."""
 
 # ---- the server's own operations -----------------------------------------------------
 
@@ -29,6 +37,7 @@ from snakes.server.rooms.work import Caller, Presence, Step
 class Connect:
     """A connection says hello: it joins the room's members, and is welcomed."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "connect"
     key: str
     """The connection's key among the room's members (its node and its id)."""
@@ -40,6 +49,7 @@ class Connect:
 class Drop:
     """A connection went."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "drop"
     key: str
 
@@ -48,6 +58,7 @@ class Drop:
 class Join:
     """A new player takes a free seat in an online lobby (through the HTTP API)."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "join"
     name: str
     colour: str
@@ -58,6 +69,7 @@ class Join:
 class View:
     """The room's public view (what a spectator sees); changes nothing."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "view"
 
 
@@ -65,6 +77,7 @@ class View:
 class Fire:
     """A timer came due."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "fire"
     name: str
     due: float
@@ -77,6 +90,7 @@ class Fire:
 class Restart:
     """The store is back after an outage: the countdown starts again in full."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "restart"
 
 
@@ -84,45 +98,58 @@ class Restart:
 class Resync:
     """These connections may have missed messages: show them the room again."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "resync"
     connections: tuple[str, ...]
 
 
 # ---- players' intents --------------------------------------------------------------------
+# Each is also its message on the wire: a client's ``{"type": kind, ...fields}`` is
+# validated straight into it (``transport/protocol.py``), so the types and bounds below
+# are the protocol's, and its JSON Schema is made from them.
+
+SeatIndex = Annotated[int, Ge(0), Le(5)]
+Count = Annotated[int, Ge(0), Le(2**31)]
+"""A room's ``version`` or ``change``, as its sender last saw it."""
 
 
 @dataclass(frozen=True)
 class Roll:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "roll"
-    seat: int
-    version: int
+    seat: SeatIndex
+    version: Count
     """The room's ``version`` its sender saw: a roll sent twice is refused."""
 
 
 @dataclass(frozen=True)
 class Leave:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "leave"
-    change: int
+    change: Count
     """The room's ``change`` its sender saw, as in every intent below that has one: a
     stale or repeated intent is refused whatever it asks, so a seat never means another
     player and nothing happens twice."""
-    seat: int
+    seat: SeatIndex
 
 
 @dataclass(frozen=True)
 class Start:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "start"
-    change: int
+    change: Count
     shuffle: bool = False
 
 
 @dataclass(frozen=True)
 class SetRules:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "rules"
-    change: int
+    change: Count
     rules: Rules
-    countdown: int | None = None
-    board: str | None = None
+    countdown_seconds: Annotated[int, Ge(1), Le(600)] | None = None
+    """The online turn countdown; None keeps the room's."""
+    board: Annotated[str, MinLen(1), MaxLen(40)] | None = None
     """A board's name; None keeps the room's."""
 
 
@@ -130,56 +157,72 @@ class SetRules:
 class Seed:
     """A device's share of the fair dice's seed, for the commitment it saw."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "seed"
-    seed: str
-    commitment: str
+    seed: Annotated[str, MaxLen(128)]
+    commitment: Annotated[str, MinLen(64), MaxLen(64)]
+    """The commitment (``room.fair.commitment``) the seed is for: one per device and game."""
 
 
 @dataclass(frozen=True)
 class AddAi:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "add_ai"
-    change: int
-    name: str
-    colour: str
+    change: Count
+    name: Annotated[str, MinLen(1), MaxLen(80)]
+    colour: Colour
 
 
 @dataclass(frozen=True)
 class Remove:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "remove"
-    change: int
-    seat: int
+    change: Count
+    seat: SeatIndex
 
 
 @dataclass(frozen=True)
 class Rematch:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "rematch"
-    change: int
+    change: Count
     start: bool = False
     """The host starts the rematch now, with the players who agreed."""
 
 
 @dataclass(frozen=True)
 class FinishAi:
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "finish_ai"
-    change: int
+    change: Count
 
 
 @dataclass(frozen=True)
 class React:
     """A reaction: never a game action, no store write, no version."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "react"
-    seat: int
-    reaction: str
+    seat: SeatIndex
+    reaction: Reaction
+    """One of the fixed reactions, by id: no free text."""
 
 
 @dataclass(frozen=True)
 class SetReactions:
     """The host's switch for the room's reactions (a stored room setting)."""
 
+    __pydantic_config__: ClassVar[dict[str, Any]] = WIRE
     kind: ClassVar[str] = "reactions"
-    change: int
+    change: Count
     on: bool
+    """The host turns reactions on or off for the room."""
+
+
+PLAYERS_INTENTS = (
+    Roll, Leave, Start, SetRules, Seed, AddAi, Remove, Rematch, FinishAi, React, SetReactions,
+)  # fmt: skip
+"""The intents a client sends: each is a message type of the protocol."""
 
 
 Intent = (
@@ -226,7 +269,7 @@ def handle(step: Step, intent: Intent, caller: Caller, before: Presence) -> Any:
         case Start(change=change, shuffle=shuffle):
             check_change(room, change)
             return lobby.start(step, caller, shuffle)
-        case SetRules(change=change, rules=rules, countdown=countdown, board=board):
+        case SetRules(change=change, rules=rules, countdown_seconds=countdown, board=board):
             check_change(room, change)
             chosen = None if board is None else board_named(board)
             return lobby.set_rules(step, caller, rules, countdown, chosen)
@@ -257,34 +300,3 @@ def handle(step: Step, intent: Intent, caller: Caller, before: Presence) -> Any:
             return reactions.set_reactions(step, caller, on)
         case _:
             assert_never(intent)
-
-
-def intent_args(intent: Intent) -> dict[str, Any]:
-    """An intent's fields as JSON-ready arguments (what is forwarded to a room's owner)."""
-    args = {f.name: getattr(intent, f.name) for f in fields(intent)}
-    if isinstance(intent, SetRules):
-        args["rules"] = intent.rules.to_data()
-    elif isinstance(intent, Resync):
-        args["connections"] = list(intent.connections)
-    return args
-
-
-def intent_from(kind: str, args: dict[str, Any]) -> Intent:
-    """The intent of this kind with these arguments (:func:`intent_args` read back).
-
-    >>> intent_from("roll", {"seat": 1, "version": 7})
-    Roll(seat=1, version=7)
-    >>> intent_from("rules", intent_args(SetRules(3, Rules()))) == SetRules(3, Rules())
-    True
-    """
-    cls = INTENTS.get(kind)
-    if cls is None:
-        raise ProtocolError("unknown_type", f"unknown intent {kind[:40]!r}")
-    if cls is SetRules:
-        args = {**args, "rules": Rules.from_data(args["rules"])}
-    elif cls is Resync:
-        args = {**args, "connections": tuple(args["connections"])}
-    try:
-        return cls(**args)
-    except TypeError:
-        raise ProtocolError("bad_message", f"{kind}: unexpected arguments") from None

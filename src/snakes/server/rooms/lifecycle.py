@@ -12,7 +12,7 @@ from __future__ import annotations
 from snakes.engine import JUNGLE, MAX_SEATS, Abandon, Board, Rules
 from snakes.server.codes import hash_secret
 from snakes.server.rooms.access import held
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import BadSecret, InvalidSeats, TooManyViewers
 from snakes.server.rooms.lobby import (
     check_colours,
     check_countdown,
@@ -64,11 +64,11 @@ def create(
     check_colours(seats)
     people = sum(s.kind is Kind.HUMAN for s in seats)
     if mode is Mode.AI and (people != 1 or not 2 <= len(seats) <= MAX_SEATS):
-        raise ProtocolError("invalid_seats", "Play with AI is you and 1-5 AI seats")
+        raise InvalidSeats("Play with AI is you and 1-5 AI seats")
     if mode is Mode.PASS and not 2 <= len(seats) <= MAX_SEATS:
-        raise ProtocolError("invalid_seats", "Pass & Play has 2-6 seats")
+        raise InvalidSeats("Pass & Play has 2-6 seats")
     if mode is Mode.ONLINE and (len(seats) != 1 or seats[0].kind is not Kind.HUMAN):
-        raise ProtocolError("invalid_seats", "an online room starts with the host alone")
+        raise InvalidSeats("an online room starts with the host alone")
     digest = hash_secret(secret)
     seats = [s.held_by(digest if s.kind is Kind.HUMAN else "") for s in seats]
     if shuffle:
@@ -106,11 +106,9 @@ def connect(step: Step, caller: Caller, before: Presence) -> None:
     """
     room, ctx = step.room, step.ctx
     if caller.secret_hash and not held(room, caller.secret_hash):
-        raise ProtocolError("bad_secret", "that secret holds no seat in this room")
+        raise BadSecret("that secret holds no seat in this room")
     if not caller.secret_hash and ctx.presence.spectators > ctx.settings.max_spectators:
-        raise ProtocolError(
-            "too_many_viewers", f"this room has {ctx.settings.max_spectators} watching already"
-        )
+        raise TooManyViewers(f"this room has {ctx.settings.max_spectators} watching already")
     if room.is_local and not room.opened:
         room.opened = True
         step.work.changed = True

@@ -17,7 +17,15 @@ from snakes.server.rooms.access import (
     held,
     playing,
 )
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import (
+    AlreadyStarted,
+    ColourTaken,
+    InvalidColour,
+    InvalidRules,
+    NotAllowed,
+    RoomFull,
+    StaleVersion,
+)
 from snakes.server.rooms.model import COLOURS, Kind, Mode, Phase, Room, Seat
 from snakes.server.rooms.names import check_seat_names
 from snakes.server.rooms.timers import cancel_all
@@ -33,25 +41,25 @@ def check_colours(seats: list[Seat]) -> None:
     colours = [s.colour for s in seats]
     for colour in colours:
         if colour not in COLOURS:
-            raise ProtocolError("invalid_colour", f"colour must be one of {', '.join(COLOURS)}")
+            raise InvalidColour(f"colour must be one of {', '.join(COLOURS)}")
     if len(set(colours)) != len(colours):
-        raise ProtocolError("colour_taken", "each seat needs its own colour")
+        raise ColourTaken("each seat needs its own colour")
 
 
 def check_countdown(settings: Settings, seconds: int) -> None:
     low, high = settings.countdown_min, settings.countdown_max
     if not low <= seconds <= high:
-        raise ProtocolError("invalid_rules", f"the turn countdown is {low}-{high} seconds")
+        raise InvalidRules(f"the turn countdown is {low}-{high} seconds")
 
 
 def join(step: Step, name: str, colour: str, secret_hash: str) -> int:
     """Take a free seat in an online lobby; the answer is the seat's number."""
     room = step.room
     if room.mode is not Mode.ONLINE:
-        raise ProtocolError("not_allowed", "only online rooms can be joined")
+        raise NotAllowed("only online rooms can be joined")
     check_lobby(room, "the game has started; you can watch it")
     if len(room.seats) >= MAX_SEATS:
-        raise ProtocolError("room_full", f"all {MAX_SEATS} seats are taken")
+        raise RoomFull(f"all {MAX_SEATS} seats are taken")
     seat = Seat(name, colour, Kind.HUMAN, secret_hash)
     check_colours([*room.seats, seat])
     room.seats.append(seat)
@@ -83,7 +91,7 @@ def add_ai(step: Step, caller: Caller, name: str, colour: str) -> None:
     check_host(room, caller)
     check_lobby(room, "seats are fixed once the game starts")
     if len(room.seats) >= MAX_SEATS:
-        raise ProtocolError("room_full", f"all {MAX_SEATS} seats are taken")
+        raise RoomFull(f"all {MAX_SEATS} seats are taken")
     seat = Seat(name, colour, Kind.AI, "")
     check_colours([*room.seats, seat])
     room.seats.append(seat)
@@ -101,13 +109,13 @@ def seed(step: Step, caller: Caller, value: str, commitment: str) -> None:
     room = step.room
     check_member(room, caller)
     if not room.fair:
-        raise ProtocolError("not_allowed", "this room's dice take no seeds")
+        raise NotAllowed("this room's dice take no seeds")
     if room.phase is Phase.PLAYING:
-        raise ProtocolError("already_started", "seeds are fixed once the game starts")
+        raise AlreadyStarted("seeds are fixed once the game starts")
     if commitment != commit(bytes.fromhex(room.server_seed)):
-        raise ProtocolError("stale_version", "that seed was for another game's commitment")
+        raise StaleVersion("that seed was for another game's commitment")
     if caller.secret_hash in room.client_seeds:
-        raise ProtocolError("stale_version", "your seed for this game is in already")
+        raise StaleVersion("your seed for this game is in already")
     room.client_seeds[caller.secret_hash] = value
     step.touch()
     publish(step, [], counted=False)
@@ -118,7 +126,7 @@ def start(step: Step, caller: Caller, shuffle: bool) -> None:
     check_host(room, caller)
     check_lobby(room, "the game has already started")
     if len(room.seats) < 2:
-        raise ProtocolError("not_allowed", "an online game needs at least 2 players")
+        raise NotAllowed("an online game needs at least 2 players")
     if shuffle:
         host_seat = room.seats[room.host or 0]
         step.ctx.chance.shuffle(room.seats)
@@ -133,15 +141,15 @@ def remove(step: Step, caller: Caller, seat: int) -> None:
     room = step.room
     check_host(room, caller)
     if not 0 <= seat < len(room.seats):
-        raise ProtocolError("not_allowed", f"there is no seat {seat}")
+        raise NotAllowed(f"there is no seat {seat}")
     if room.phase is Phase.LOBBY:
         if seat == room.host:
-            raise ProtocolError("not_allowed", "the host cannot remove their own seat")
+            raise NotAllowed("the host cannot remove their own seat")
         remove_from_lobby(step, seat)
         return
     game = playing(room)
     if seat in step.connected_seats() and not game.is_away(seat):
-        raise ProtocolError("not_allowed", "only an away or disconnected player can be removed")
+        raise NotAllowed("only an away or disconnected player can be removed")
     act(step, Remove(seat))
 
 
@@ -167,23 +175,23 @@ def rematch(step: Step, caller: Caller, start: bool = False) -> None:
     room = step.room
     check_member(room, caller)
     if room.phase is not Phase.OVER or room.game is None:
-        raise ProtocolError("not_allowed", "a rematch comes after the game is over")
+        raise NotAllowed("a rematch comes after the game is over")
     if room.is_local:
         room.first = (room.first + 1) % len(room.seats)
         _play_again(step)
         return
     leavers = room.game.leavers
     if len([i for i in range(len(room.seats)) if i not in leavers]) < 2:
-        raise ProtocolError("not_allowed", "a rematch needs at least 2 players")
+        raise NotAllowed("a rematch needs at least 2 players")
     if start:
         check_host(room, caller)
     mine = [i for i in sorted(held(room, caller.secret_hash)) if i not in leavers]
     if not mine:
-        raise ProtocolError("not_allowed", "you left this game")
+        raise NotAllowed("you left this game")
     added = [i for i in mine if i not in room.rematch]
     room.rematch.extend(added)
     if len(rematch_table(room)) < 2 and start:
-        raise ProtocolError("not_allowed", "a rematch needs at least 2 players who agreed")
+        raise NotAllowed("a rematch needs at least 2 players who agreed")
     if start or rematch_ready(room, step.connected_seats()):
         rematch_now(step)
         return

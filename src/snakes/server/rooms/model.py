@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, get_args
 
 from snakes.engine import (
     JUNGLE,
@@ -35,7 +35,8 @@ from snakes.fair import SCHEME, commit
 from snakes.server import jsontext
 from snakes.server.rooms.names import clean_name as clean_name  # noqa: PLC0414 - re-exported
 
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+Colour = Literal["red", "blue", "green", "yellow", "purple", "orange"]
+COLOURS: tuple[str, ...] = get_args(Colour)
 NAME_MAX = 20
 
 
@@ -365,8 +366,3 @@ class Room:
         self.game = game
         self.actions = list(actions)
         self.rolls = sum(isinstance(a, Roll) for a in actions)
-
-
-def clean_rules(data: dict[str, Any]) -> Rules:
-    """Rules from a validated request body."""
-    return Rules.from_data(data)

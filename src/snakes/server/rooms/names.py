@@ -34,7 +34,7 @@ from typing import Literal, Protocol
 
 import regex
 
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import NameTaken
 
 NAME_MAX = 20
 """Characters a name may have; an emoji sequence counts as one."""
@@ -251,6 +251,4 @@ def check_seat_names(seats: Sequence[_Named]) -> None:
     for index, name in enumerate(names):
         other = confusable_with(name, names[:index])
         if other is not None:
-            raise ProtocolError(
-                "name_taken", f"the name {name!r} looks like {other!r}, already at the table"
-            )
+            raise NameTaken(f"the name {name!r} looks like {other!r}, already at the table")

@@ -16,9 +16,15 @@ from __future__ import annotations
 import math
 from typing import Literal, get_args
 
-from snakes.server import jsontext
+from snakes.server.rooms import messages
 from snakes.server.rooms.access import check_host, check_seat
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import (
+    BadMessage,
+    NotAllowed,
+    ReactionsOff,
+    Spectator,
+    TooManyReactions,
+)
 from snakes.server.rooms.model import Mode
 from snakes.server.rooms.updates import publish
 from snakes.server.rooms.work import Caller, Message, Step
@@ -37,21 +43,20 @@ def react(step: Step, caller: Caller, seat: int, reaction: str) -> None:
     """Send a reaction from ``seat`` to everyone in the room (the sender included)."""
     room = step.room
     if room.mode is not Mode.ONLINE:
-        raise ProtocolError("not_allowed", "reactions are for online rooms")
+        raise NotAllowed("reactions are for online rooms")
     check_seat(room, caller, seat)
     if room.game is not None and seat in room.game.leavers:
-        raise ProtocolError("spectator", "you left this game; you watch it now")
+        raise Spectator("you left this game; you watch it now")
     if not room.reactions:
-        raise ProtocolError("reactions_off", "the host turned reactions off for this room")
+        raise ReactionsOff("the host turned reactions off for this room")
     if reaction not in REACTIONS:
-        raise ProtocolError("bad_message", f"a reaction is one of {', '.join(REACTIONS)}")
+        raise BadMessage(f"a reaction is one of {', '.join(REACTIONS)}")
     now = step.ctx.now
     recent, wait = admit(room.reacted.get(caller.secret_hash, ()), now)
     if wait is not None:
-        raise ProtocolError("too_many_reactions", _why(recent, wait), retry_after=wait)
+        raise TooManyReactions(_why(recent, wait), retry_after=wait)
     room.reacted[caller.secret_hash] = recent
-    body = {"type": "reaction", "seat": seat, "reaction": reaction}
-    step.work.messages.append(Message(jsontext.dumps(body)))
+    step.work.messages.append(Message(messages.reaction(seat, reaction)))
 
 
 def admit(times: tuple[float, ...], now: float) -> tuple[tuple[float, ...], float | None]:
@@ -88,7 +93,7 @@ def set_reactions(step: Step, caller: Caller, on: bool) -> None:
     """The host turns reactions on or off for everyone in the room, at any time."""
     room = step.room
     if room.mode is not Mode.ONLINE:
-        raise ProtocolError("not_allowed", "reactions are for online rooms")
+        raise NotAllowed("reactions are for online rooms")
     check_host(room, caller)
     if room.reactions == on:
         return

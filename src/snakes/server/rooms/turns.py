@@ -13,7 +13,7 @@ from typing import Any
 
 from snakes.engine import Action, Climbed, Moved, Roll, RuleError, Skip, Slid, roll_of
 from snakes.server.rooms.access import check_seat, playing
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import NotAllowed, NotYourTurn, StaleVersion, refusal
 from snakes.server.rooms.model import Kind, Phase
 from snakes.server.rooms.updates import publish
 from snakes.server.rooms.views import event_data
@@ -31,11 +31,9 @@ def roll(step: Step, caller: Caller, seat: int, version: int) -> None:
     check_seat(room, caller, seat)
     game = playing(room)
     if version != room.version:
-        raise ProtocolError(
-            "stale_version", f"that roll was made at version {version}; it is {room.version}"
-        )
+        raise StaleVersion(f"that roll was made at version {version}; it is {room.version}")
     if game.turn != seat:
-        raise ProtocolError("not_your_turn", f"it is {room.seats[game.turn or 0].name}'s turn")
+        raise NotYourTurn(f"it is {room.seats[game.turn or 0].name}'s turn")
     act(step, roll_of(seat, step.ctx.dice.next_roll(room, game.faces)))
 
 
@@ -44,7 +42,7 @@ def finish_ai(step: Step) -> None:
     room = step.room
     game = playing(room)
     if not all(room.seats[s].kind is Kind.AI for s in game.racing):
-        raise ProtocolError("not_allowed", "people are still racing")
+        raise NotAllowed("people are still racing")
     events: list[dict[str, Any]] = []
     for _ in range(MAX_FAST_FORWARD):
         game = playing(room)
@@ -82,7 +80,7 @@ def apply_action(step: Step, action: Action) -> list[dict[str, Any]]:
     try:
         events = room.play(action)
     except RuleError as error:
-        raise ProtocolError(error.code, str(error)) from None
+        raise refusal(error.code, str(error)) from None
     step.touch()
     step.work.actions.append(action)
     if isinstance(action, Roll):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snakes.server import jsontext
+from snakes.server.rooms import messages
 from snakes.server.rooms.timers import all_racers_away, connected_seats, schedule
 from snakes.server.rooms.views import connected_flags, countdown_view, room_view
 from snakes.server.rooms.work import Message, PendingUpdate, Step
@@ -66,8 +66,7 @@ def publish(
 
 def welcome(step: Step, connection: str) -> None:
     """The whole state, to one connection (after its hello, or after an outage)."""
-    body = {"type": "welcome", "room": view(step)}
-    step.work.messages.append(Message(jsontext.dumps(body), to=connection))
+    step.work.messages.append(Message(messages.welcome(view(step)), to=connection))
 
 
 def presence(step: Step, *, skip: str = "") -> None:
@@ -80,11 +79,10 @@ def presence(step: Step, *, skip: str = "") -> None:
     the others little.
     """
     room, ctx = step.room, step.ctx
-    body = {
-        "type": "presence",
-        "connected": connected_flags(room, connected_seats(room, ctx.presence)),
-        "countdown": countdown_view(
+    text = messages.presence(
+        connected_flags(room, connected_seats(room, ctx.presence)),
+        countdown_view(
             room, now=ctx.now, wall=ctx.wall, paused=all_racers_away(room, ctx.presence)
         ),
-    }
-    step.work.messages.append(Message(jsontext.dumps(body), skip=skip, presence=True))
+    )
+    step.work.messages.append(Message(text, skip=skip, presence=True))

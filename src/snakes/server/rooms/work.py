@@ -17,25 +17,13 @@ from typing import Any, Protocol, TypeVar
 
 from snakes.engine import Action
 from snakes.fair import new_server_seed
-from snakes.server import jsontext
+from snakes.server.rooms import messages
+from snakes.server.rooms.messages import Caller as Caller  # noqa: PLC0414 - re-exported
+from snakes.server.rooms.messages import Message as Message  # noqa: PLC0414 - re-exported
 from snakes.server.rooms.model import Room
 from snakes.server.settings import Settings
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Message:
-    """One message for a room's connections, as JSON text without the viewer's ``you``."""
-
-    body: str
-    skip: str = ""
-    """A connection that does not get it (the one a presence change is about)."""
-    to: str = ""
-    """Only this connection gets it (a welcome); empty: every connection in the room."""
-    presence: bool = False
-    """Who is connected and the countdown, nothing else: it carries no ``you``, and one
-    not yet sent is replaced by a newer one (the hub coalesces them)."""
 
 
 @dataclass
@@ -91,20 +79,6 @@ class Presence:
     """Connections that hold no seat."""
     odds: bool = False
     """Some connection shows the live odds: only then are they worked out."""
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who sent an intent: a connection, and the secret digest it holds (if any)."""
-
-    connection: str = ""
-    secret_hash: str = ""
-    request: str = ""
-    """A forwarded intent's id, when the node that forwarded it hears the room's updates:
-    its answer can then travel with the update it caused instead of apart."""
-    ident: str = ""
-    """The intent's id where its outcome is kept with its commit (Redis), so that a
-    sender who lost the answer can learn whether it was applied; empty: not kept."""
 
 
 class RoomDice(Protocol):
@@ -177,16 +151,11 @@ class Step:
 
     def finish(self) -> None:
         """Write each update this change publishes as text, once, in its place."""
-        messages = self.work.messages
+        written = self.work.messages
         for update in self.updates:
-            body = {
-                "type": "update",
-                "events": update.events,
-                "instant": update.instant,
-                "room": update.room,
-            }
-            place = next(i for i, m in enumerate(messages) if m is update.slot)
-            messages[place] = Message(jsontext.dumps(body), skip=update.skip)
+            text = messages.update(update.events, update.instant, update.room)
+            place = next(i for i, m in enumerate(written) if m is update.slot)
+            written[place] = Message(text, skip=update.skip)
         self.updates = []
 
     def connected_seats(self) -> set[int]:

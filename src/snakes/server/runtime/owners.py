@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from snakes.server.rooms.intents import Intent
+from snakes.server.rooms.messages import ForwardAnswer
 from snakes.server.rooms.work import Caller
 from snakes.server.runtime.session import Session
 
@@ -57,7 +58,7 @@ class Owners(Protocol):
         caller: Caller,
         *,
         listening: bool = False,
-    ) -> dict[str, Any] | None:
+    ) -> ForwardAnswer | None:
         """Ask the owner to apply an intent; None if it did not answer as the owner.
         ``listening``: this node hears the room's updates (its answer may come with one)."""
         ...
@@ -108,7 +109,7 @@ class LocalOwners:
         caller: Caller,
         *,
         listening: bool = False,
-    ) -> dict[str, Any] | None:
+    ) -> ForwardAnswer | None:
         raise AssertionError("one process owns every room; nothing is forwarded")
 
     def serve(self, handler: Serve) -> None:

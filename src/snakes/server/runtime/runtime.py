@@ -28,7 +28,16 @@ from snakes.engine import Board, Rules
 from snakes.server.backends.interfaces import Backend, StoreUnanswered, StoreUnavailable
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
 from snakes.server.rooms import lifecycle
-from snakes.server.rooms.errors import OutcomeUnknown, ProtocolError, unavailable
+from snakes.server.rooms.errors import (
+    Busy,
+    NotInRoom,
+    OutcomeUnknown,
+    ProtocolError,
+    RoomNotFound,
+    StaleVersion,
+    Unavailable,
+    unavailable,
+)
 from snakes.server.rooms.intents import (
     Connect,
     Drop,
@@ -235,7 +244,7 @@ class RoomRuntime:
                 log.info("room %s created (%s, %d seats)", code, mode.value, len(seats))
                 held = [i for i, s in enumerate(step.room.seats) if s.kind is Kind.HUMAN]
                 return Created(code, secret, held)
-        raise ProtocolError("busy", "could not find a free room code; try again")
+        raise Busy("could not find a free room code; try again")
 
     async def join(self, code: str, name: str, colour: str) -> tuple[str, int, str]:
         """A free seat in an online lobby: (room code, seat, the seat's secret)."""
@@ -307,7 +316,7 @@ class RoomRuntime:
         try:
             await self._run(code, Drop(self.owners.key(session)), arrived=arrived)
         except ProtocolError as error:
-            if error.code != "room_not_found":
+            if not isinstance(error, RoomNotFound):
                 log.warning("room %s: a disconnect was not recorded: %s", code, error.message)
 
     async def _forget(self, code: str, session: Session) -> None:
@@ -328,7 +337,7 @@ class RoomRuntime:
         applied, and its sender was sent the room as it is now (a welcome), nothing more.
         """
         if session.room is None:
-            raise ProtocolError("not_in_room", "say hello to a room first")
+            raise NotInRoom("say hello to a room first")
         ident = self.owners.new_ident() if intent.kind in RECORDED else ""
         caller = Caller(session.id, session.secret_hash, "", ident)
         answer = await self._run(session.room, intent, caller, arrived=arrived)
@@ -371,7 +380,7 @@ class RoomRuntime:
         verdict = asyncio.create_task(self.owners.settle(code, caller.ident))
         self._tasks = [t for t in self._tasks if not t.done()]
         self._tasks.append(verdict)  # type: ignore[arg-type]  # kept until it is done
-        return OutcomeUnknown(verdict)
+        return OutcomeUnknown(verdict=verdict)
 
     async def _route(self, code: str, intent: Intent, caller: Caller, attempt: Attempt) -> Any:
         for _ in range(ROUTE_ATTEMPTS):
@@ -387,13 +396,10 @@ class RoomRuntime:
             attempt.sent = False  # answered: not applied where it went, or told how
             if reply is None:
                 continue  # the owner did not answer or no longer owns it: route again
-            error = reply.get("error")
-            if error is not None:
-                raise ProtocolError(
-                    error["code"], error["message"], retry_after=error.get("retry_after")
-                )
-            return reply.get("result")
-        raise ProtocolError("busy", "the room is moving to another server; try again")
+            if reply.refused is not None:
+                raise reply.refused
+            return reply.result
+        raise Busy("the room is moving to another server; try again")
 
     async def _serve(self, code: str, intent: Intent, caller: Caller) -> Any:
         """An intent forwarded by another node to this one, the room's owner."""
@@ -435,7 +441,7 @@ class RoomRuntime:
             self._store_failed()
             raise unavailable() from None
         if room is None:
-            raise ProtocolError("room_not_found", "no room has that code")
+            raise RoomNotFound("no room has that code")
         before = live.members
         after = before.after(intent, caller)
         if isinstance(intent, Drop):
@@ -454,7 +460,7 @@ class RoomRuntime:
             attempt.sent = False
         except BaseException as error:
             # The members stay as they were, like the room: nothing to undo.
-            stale = isinstance(error, ProtocolError) and error.code == "stale_version"
+            stale = isinstance(error, StaleVersion)
             if stale and caller.connection and await self._show_again(room, ctx, caller):
                 return SHOWN_AGAIN  # the welcome is the whole answer: the room as it is now
             self._not_committed(code, live, error, attempt)
@@ -539,10 +545,10 @@ class RoomRuntime:
         try:
             await self._run(code, Fire(name, due))
         except ProtocolError as error:
-            if error.code == "busy":
+            if isinstance(error, Busy):
                 # The room's owner is moving (it died): keep trying while it is taken over.
                 self._tasks.append(asyncio.create_task(self._fire_later(code, name, due)))
-            elif error.code not in ("room_not_found", "unavailable"):
+            elif not isinstance(error, RoomNotFound | Unavailable):
                 log.warning("room %s: %s", code, error.message)
 
     async def _fire_later(self, code: str, name: str, due: float) -> None:
@@ -552,7 +558,7 @@ class RoomRuntime:
                 await self._run(code, Fire(name, due))
                 return
             except ProtocolError as error:
-                if error.code != "busy":
+                if not isinstance(error, Busy):
                     return
 
     async def _quietly(self, code: str, intent: Intent) -> None:
@@ -560,7 +566,7 @@ class RoomRuntime:
         try:
             await self._run(code, intent)
         except ProtocolError as error:
-            if error.code not in ("room_not_found", "unavailable"):
+            if not isinstance(error, RoomNotFound | Unavailable):
                 log.warning("room %s: %s", code, error.message)
 
     def _store_failed(self) -> None:
@@ -586,7 +592,7 @@ class RoomRuntime:
                 try:
                     await self._run(code, Restart())
                 except ProtocolError as error:
-                    if error.code == "unavailable":
+                    if isinstance(error, Unavailable):
                         break
             else:
                 log.info("the store is back; %d rooms' countdowns restarted", len(pending))
@@ -609,7 +615,7 @@ class RoomRuntime:
                 await self._run(code, Resync(tuple(connections)))
                 return
             except ProtocolError as error:
-                if error.code != "unavailable":
+                if not isinstance(error, Unavailable):
                     return
             await asyncio.sleep(PROBE_SECONDS)
 
@@ -636,5 +642,5 @@ class RoomRuntime:
 def _checked(code: str) -> str:
     code = normalise_code(code)
     if not is_room_code(code):
-        raise ProtocolError("room_not_found", "no room has that code")
+        raise RoomNotFound("no room has that code")
     return code

@@ -10,24 +10,22 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
+from snakes.engine import Rules
 from snakes.server.boards import board_catalogue, board_named
 from snakes.server.codes import normalise_code
 from snakes.server.content import build_content
 from snakes.server.invite_qr import qr_svg
 from snakes.server.languages import DEFAULT as DEFAULT_LANGUAGE
-from snakes.server.rooms.model import COLOURS, Kind, Mode, Seat, clean_name, clean_rules
+from snakes.server.rooms.errors import ProtocolError, RecordNotFound
+from snakes.server.rooms.model import Colour, Kind, Mode, Seat, clean_name
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.transport.compute import Compute
-from snakes.server.transport.limits import MISS_CODES, LookupLimiter, RoomBudget
-from snakes.server.transport.protocol import ProtocolError, RulesIn
+from snakes.server.transport.limits import MISSES, LookupLimiter, RoomBudget
 
 router = APIRouter()
 T = TypeVar("T")
-
-Colour = Literal["red", "blue", "green", "yellow", "purple", "orange"]
-assert set(COLOURS) == set(Colour.__args__)  # type: ignore[attr-defined]
 
 
 class SeatIn(BaseModel):
@@ -42,11 +40,16 @@ class SeatIn(BaseModel):
         return clean_name(value)
 
 
+def rules_from_json(data: Any) -> Rules:
+    """The engine's rules, from a body's ``rules``: each flag true or false, nothing else."""
+    return data if isinstance(data, Rules) else Rules.from_data(data)
+
+
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["ai", "pass", "online"]
     seats: Annotated[list[SeatIn], Field(min_length=1, max_length=6)]
-    rules: RulesIn = RulesIn()
+    rules: Annotated[Rules, BeforeValidator(rules_from_json)] = Rules()
     shuffle: bool = False
     countdown_seconds: Annotated[int, Field(ge=1, le=600)] | None = None
     board: Annotated[str, Field(min_length=1, max_length=40)] = "jungle"
@@ -120,7 +123,7 @@ async def _looked_up(request: Request, work: Awaitable[T]) -> T:
     try:
         return await work
     except ProtocolError as error:
-        if error.code in MISS_CODES:
+        if isinstance(error, MISSES):
             lookups.miss(address)
         raise
 
@@ -138,7 +141,7 @@ async def create_room(body: CreateRoom, request: Request) -> SeatsHeld:
     created = await _runtime(request).create(
         Mode(body.mode),
         seats,
-        clean_rules(body.rules.model_dump()),
+        body.rules,
         shuffle=body.shuffle,
         countdown_seconds=body.countdown_seconds,
         board=board_named(body.board),
@@ -174,7 +177,7 @@ async def get_record(
     async def load() -> str:
         text = await _runtime(request).record(code, game)
         if text is None:
-            raise ProtocolError("record_not_found", "no finished game is recorded for that room")
+            raise RecordNotFound("no finished game is recorded for that room")
         return text
 
     text = await _looked_up(request, load())

@@ -33,7 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar, cast
 
 from snakes.server.compute_worker import Outcome, start_worker, timed
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import Busy, Internal, ProtocolError, RateLimited, refusal
 from snakes.server.transport.limits import Buckets, address_key
 
 log = logging.getLogger("snakes.compute")
@@ -84,8 +84,7 @@ class ComputePool:
             self.refused += 1
             if done is not None:
                 done(0.0)
-            raise ProtocolError(
-                "busy",
+            raise Busy(
                 "the server is working out other requests; try again in a moment",
                 retry_after=BUSY_RETRY_SECONDS,
             )
@@ -106,10 +105,10 @@ class ComputePool:
             outcome = await asyncio.wrap_future(future)
         except BrokenProcessPool:
             log.error("the compute worker died; the next request starts another")
-            raise ProtocolError("internal", "the server failed; nothing changed") from None
+            raise Internal("the server failed; nothing changed") from None
         if outcome.refusal is not None:
             code, message, retry_after = outcome.refusal
-            raise ProtocolError(code, message, retry_after=retry_after)
+            raise refusal(code, message, retry_after=retry_after)
         return cast(T, outcome.value)
 
     def _restart(self) -> ProcessPoolExecutor:
@@ -184,7 +183,7 @@ def _free(_seconds: float) -> None:
 
 def _refuse(what: str, wait: float) -> ProtocolError:
     seconds = max(1, math.ceil(wait))
-    return ProtocolError("rate_limited", f"{what}; try again in {seconds} s", retry_after=seconds)
+    return RateLimited(f"{what}; try again in {seconds} s", retry_after=seconds)
 
 
 class Ticket:

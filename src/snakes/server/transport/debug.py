@@ -27,7 +27,7 @@ from typing import Any
 from fastapi import Request
 from starlette.exceptions import HTTPException
 
-from snakes.server.transport.protocol import ProtocolError
+from snakes.server.rooms.errors import BadRequest, RateLimited
 
 BEARER = "Bearer "
 
@@ -73,9 +73,9 @@ def _number(request: Request, name: str, most: int) -> int:
     try:
         number = int(value)
     except ValueError:
-        raise ProtocolError("bad_request", f"{name}: a whole number") from None
+        raise BadRequest(f"{name}: a whole number") from None
     if not 0 <= number <= most:
-        raise ProtocolError("bad_request", f"{name}: 0-{most}")
+        raise BadRequest(f"{name}: 0-{most}")
     return number
 
 
@@ -99,7 +99,7 @@ async def debug_stats(request: Request) -> dict[str, Any]:
     types = _number(request, "types", 200)
     generation = request.query_params.get("generation")
     if generation not in (None, "0", "1", "2"):
-        raise ProtocolError("bad_request", "generation: 0, 1 or 2")
+        raise BadRequest("generation: 0, 1 or 2")
     collect = request.query_params.get("collect", "false").lower() in ("true", "1")
     garbage = _number(request, "garbage", 200)
     growth = _number(request, "growth", 100)
@@ -110,7 +110,7 @@ async def debug_stats(request: Request) -> dict[str, Any]:
         message = (
             f"the heap was walked less than {stats.interval:g} s ago; try again in {seconds} s"
         )
-        raise ProtocolError("rate_limited", message, retry_after=seconds)
+        raise RateLimited(message, retry_after=seconds)
     cycles: list[tuple[str, int]] = []
     common: list[tuple[str, int]] = []
     grown: list[tuple[str, int, int]] = []

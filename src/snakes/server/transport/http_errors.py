@@ -21,8 +21,14 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from snakes.server.metrics import Metrics
+from snakes.server.rooms.errors import (
+    BadRequest,
+    Internal,
+    MethodNotAllowed,
+    NotFound,
+    ProtocolError,
+)
 from snakes.server.transport.api import ErrorBody, ErrorOut, protocol_error_response
-from snakes.server.transport.protocol import ProtocolError
 
 log = logging.getLogger("snakes.server")
 
@@ -30,12 +36,9 @@ UNREADABLE = "body: not JSON this server can read (nested too deep, or a number 
 NOT_JSON = "body: a JSON object, sent with Content-Type: application/json"
 
 
-class MalformedBody(ProtocolError):
+class MalformedBody(BadRequest):
     """A body a route reads itself that is not a JSON object: 422 ``bad_request``, as
     FastAPI's own refusals of a body are."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("bad_request", message)
 
 
 def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
@@ -73,11 +76,11 @@ def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
         if status == 400:  # FastAPI's "There was an error parsing the body"
             return malformed(UNREADABLE)
         if status == 404:
-            return refuse(ProtocolError("not_found", "no page or API path here"))
+            return refuse(NotFound("no page or API path here"))
         if status == 405:
             allowed = (error.headers or {}).get("Allow", "other methods")
             message = f"this path takes {allowed} only"
-            return refuse(ProtocolError("method_not_allowed", message), error.headers)
+            return refuse(MethodNotAllowed(message), error.headers)
         metrics.error("bad_request")  # no route of the API raises others (the test hooks do)
         body = {"error": {"code": "bad_request", "message": str(error.detail)}}
         return JSONResponse(body, status_code=status, headers=error.headers)
@@ -85,7 +88,7 @@ def install_error_handlers(app: FastAPI, metrics: Metrics) -> None:
     @app.exception_handler(Exception)
     async def _crash(_: Request, error: Exception) -> Response:
         log.exception("request failed", exc_info=error)
-        return refuse(ProtocolError("internal", "the server failed; nothing changed"))
+        return refuse(Internal("the server failed; nothing changed"))
 
 
 def validation_message(request: Request, errors: Sequence[Any]) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from snakes.server.rooms.errors import ProtocolError, unavailable
+from snakes.server.rooms.errors import Busy, ProtocolError, unavailable
 from snakes.server.transport import ws
 
 if TYPE_CHECKING:
@@ -40,8 +40,7 @@ included (a page has one or two); past it, ``busy`` at once. With the message ra
 
 
 def busy() -> ProtocolError:
-    return ProtocolError(
-        "busy",
+    return Busy(
         f"{QUEUE_LIMIT} messages of this connection wait for the game store already; "
         "nothing changed; try again in a moment",
     )

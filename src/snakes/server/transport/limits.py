@@ -19,12 +19,19 @@ from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from snakes.server.transport.protocol import ProtocolError
+from snakes.server.rooms.errors import (
+    BadSecret,
+    ProtocolError,
+    RateLimited,
+    RecordNotFound,
+    RoomNotFound,
+)
 
 MAX_TRACKED = 100_000
 """Addresses remembered at once; the least recently seen ones are forgotten first."""
-MISS_CODES = frozenset({"room_not_found", "record_not_found"})
-HELLO_MISS_CODES = MISS_CODES | {"bad_secret"}
+MISSES = (RoomNotFound, RecordNotFound)
+"""Refusals that say a code holds nothing: what a guesser of codes gets."""
+HELLO_MISSES = (*MISSES, BadSecret)
 """A hello with a secret that holds nothing is a miss too: it would tell a real code."""
 
 
@@ -105,7 +112,7 @@ class Buckets:
 
 def _refuse(what: str, wait: float) -> ProtocolError:
     seconds = max(1, math.ceil(wait))
-    return ProtocolError("rate_limited", f"{what}; try again in {seconds} s", retry_after=seconds)
+    return RateLimited(f"{what}; try again in {seconds} s", retry_after=seconds)
 
 
 QUIET_SECONDS = 60.0

@@ -2,9 +2,10 @@
 committed as ``docs/protocol.schema.json`` (``make schema`` writes it again; a test fails
 while the committed one is out of date).
 
-Client messages are the pydantic models of :mod:`snakes.server.transport.protocol`, the
-very ones that validate what a client sends, so the schema cannot disagree with the
-server. Server messages are described by the models below, their room view and events
+Client messages are the types a client's message is validated into (the players'
+intents of :mod:`snakes.server.rooms.intents`, and ``Hello`` and ``Ping`` of
+:mod:`snakes.server.transport.protocol`), read by pydantic, so the schema cannot disagree
+with the server. Server messages are described by the models below, their room view and events
 by :mod:`snakes.server.transport.view_schema`; the tests check real messages from the
 runtime and from a running server against them, and the page's own room (a game at
 your own table) against the committed file.
@@ -24,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from snakes import __version__
 from snakes.server.rooms.reactions import Reaction as ReactionId
-from snakes.server.transport.protocol import ClientMessage
+from snakes.server.transport.protocol import CLIENT_TYPES, message_schema
 from snakes.server.transport.view_schema import EVENT_TYPES, CountdownView, Event, RoomView
 
 router = APIRouter()
@@ -115,8 +116,23 @@ def message_models(union: Any) -> dict[str, type[BaseModel]]:
     return {get_args(m.model_fields["type"].annotation)[0]: m for m in members}
 
 
-CLIENT_MODELS = message_models(ClientMessage)
 SERVER_MODELS = message_models(ServerMessage)
+
+
+def client_schema() -> dict[str, Any]:
+    """Every client message, one of them by its ``type``."""
+    defs: dict[str, Any] = {}
+    mapping: dict[str, str] = {}
+    for kind in sorted(CLIENT_TYPES):
+        schema = message_schema(kind)
+        defs.update(schema.pop("$defs", {}))
+        defs[schema["title"]] = schema
+        mapping[kind] = f"#/$defs/{schema['title']}"
+    return {
+        "$defs": dict(sorted(defs.items())),
+        "discriminator": {"mapping": mapping, "propertyName": "type"},
+        "oneOf": [{"$ref": ref} for ref in sorted(set(mapping.values()))],
+    }
 
 
 def protocol_schema() -> dict[str, Any]:
@@ -126,10 +142,10 @@ def protocol_schema() -> dict[str, Any]:
         "$schema": SCHEMA_DIALECT,
         "title": "Snakes & Ladders WebSocket protocol",
         "endpoint": "/ws",
-        "client": TypeAdapter(ClientMessage).json_schema(),
+        "client": client_schema(),
         "server": TypeAdapter(ServerMessage).json_schema(mode="serialization"),
         "room": RoomView.model_json_schema(mode="serialization"),
-        "client_types": sorted(CLIENT_MODELS),
+        "client_types": sorted(CLIENT_TYPES),
         "server_types": sorted(SERVER_MODELS),
         "event_types": sorted(EVENT_TYPES),
     }

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from snakes.server.codes import normalise_code
-from snakes.server.rooms.errors import ProtocolError
+from snakes.server.rooms.errors import RecordNotFound
 from snakes.server.stories import room_story
 from snakes.server.transport import shell
 from snakes.server.transport.api import _ERRORS, _looked_up, client_address
@@ -46,7 +46,7 @@ async def get_story(
     async def load() -> bytes:
         text = await request.app.state.runtime.record(room, game)
         if text is None:
-            raise ProtocolError("record_not_found", "no finished game is recorded for that room")
+            raise RecordNotFound("no finished game is recorded for that room")
         told: bytes = await compute.run(client_address(request), room_story, text, room, game)
         return told
 

@@ -13,50 +13,28 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from typing import Any, NamedTuple
 
-from snakes.engine import Rules
 from snakes.server import jsontext
 from snakes.server.boards import board_named
 from snakes.server.metrics import Metrics
-from snakes.server.rooms.errors import OutcomeUnknown
-from snakes.server.rooms.intents import (
-    AddAi,
-    FinishAi,
-    Intent,
-    Leave,
-    React,
-    Rematch,
-    Remove,
-    Roll,
-    Seed,
-    SetReactions,
-    SetRules,
-    Start,
+from snakes.server.rooms import messages
+from snakes.server.rooms.errors import (
+    BadMessage,
+    Internal,
+    InvalidName,
+    OutcomeUnknown,
+    ProtocolError,
+    Unavailable,
 )
+from snakes.server.rooms.intents import AddAi, Intent, React, SetRules
 from snakes.server.rooms.model import clean_name
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.runtime.session import Session
 from snakes.server.transport.connections import QuietLog
-from snakes.server.transport.limits import HELLO_MISS_CODES, MISS_CODES, LookupLimiter
-from snakes.server.transport.protocol import (
-    AddAiIntent,
-    FinishAiIntent,
-    Hello,
-    LeaveIntent,
-    Ping,
-    ProtocolError,
-    ReactIntent,
-    ReactionsIntent,
-    RematchIntent,
-    RemoveIntent,
-    RollIntent,
-    RulesIntent,
-    SeedIntent,
-    StartIntent,
-    error_message,
-    parse_client_message,
-)
+from snakes.server.transport.limits import HELLO_MISSES, MISSES, LookupLimiter
+from snakes.server.transport.protocol import Hello, Ping, parse_client_message
 
 log = logging.getLogger("snakes.ws")
 
@@ -116,26 +94,24 @@ def receive(
     started = time.perf_counter()
     try:
         if _too_deep(payload):
-            raise ProtocolError("bad_message", f"a message nests at most {MAX_DEPTH} deep")
+            raise BadMessage(f"a message nests at most {MAX_DEPTH} deep")
         try:
             data: Any = jsontext.loads(payload)
         except (ValueError, RecursionError):
-            raise ProtocolError("bad_message", "a message is one JSON object") from None
+            raise BadMessage("a message is one JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("ref"), str):
             ref = data["ref"][:64]
         message = parse_client_message(data)
-        kind = message.type
+        kind = message.kind
         match message:
-            case Ping(t=None):
-                session.send(b'{"type":"pong"}')
             case Ping(t=sent):
                 # Echo the client's time with ours: it measures its clock's offset from it.
-                pong = {"type": "pong", "t": sent, "server_ms": _wall_ms()}
-                session.send(jsontext.dumps(pong).encode())
+                pong = messages.PONG if sent is None else messages.pong(sent, _wall_ms())
+                session.send(pong.encode())
             case Hello():
                 return Incoming(message, ref, arrived)
             case _:
-                return Incoming(_intent(message), ref, arrived)
+                return Incoming(_checked(message), ref, arrived)
     except ProtocolError as error:
         return Incoming(error, ref, arrived)
     if metrics is not None:
@@ -169,8 +145,7 @@ def refuse(
     """Answer a refusal: a typed ``error`` naming the message's ``ref``."""
     if metrics is not None:
         metrics.error(error.code)
-    refusal = error_message(error.code, error.message, ref, error.retry_after)
-    session.send(jsontext.dumps(refusal).encode())
+    session.send(messages.error(error, ref).encode())
 
 
 async def apply(
@@ -201,10 +176,10 @@ async def apply(
         log.exception("intent failed")
         if metrics is not None:
             metrics.error("internal")
-        failed = error_message("internal", "the server failed; nothing changed", ref)
-        session.send(jsontext.dumps(failed).encode())
+        failed = Internal("the server failed; nothing changed")
+        session.send(messages.error(failed, ref).encode())
     if metrics is not None:
-        kind = message.type if isinstance(message, Hello) else message.kind
+        kind = message.kind
         metrics.intent(kind, time.perf_counter() - started)
 
 
@@ -215,7 +190,7 @@ def _tell(verdict: asyncio.Future[bool | None], session: Session, ref: Any) -> N
     if verdict.cancelled() or verdict.exception() is not None or verdict.result() is not False:
         return
     message = "it was not applied, and will not be: nothing changed; send it again"
-    session.send(jsontext.dumps(error_message("unavailable", message, ref)).encode())
+    session.send(messages.error(Unavailable(message), ref).encode())
 
 
 async def _hello(
@@ -234,7 +209,7 @@ async def _hello(
         try:
             await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
         except ProtocolError as error:
-            if error.code in MISS_CODES:
+            if isinstance(error, MISSES):
                 lookups.miss(session.address)
             raise
         return
@@ -243,41 +218,21 @@ async def _hello(
     try:
         await runtime.hello(session, code, secret, odds=odds, arrived=arrived)
     except ProtocolError as error:
-        if error.code in HELLO_MISS_CODES:
+        if isinstance(error, HELLO_MISSES):
             lookups.check(session.address)  # out of guesses: say no more than that
             lookups.miss(session.address)
         raise
 
 
-def _intent(message: Any) -> Intent:
-    """The typed intent a (valid) client message asks for."""
-    match message:
-        case RollIntent(seat=seat, version=version):
-            return Roll(seat, version)
-        case LeaveIntent(seat=seat, change=change):
-            return Leave(change, seat)
-        case StartIntent(shuffle=shuffle, change=change):
-            return Start(change, shuffle)
-        case RulesIntent(rules=rules, countdown_seconds=countdown, board=board_name):
-            if board_name is not None:
-                board_named(board_name)  # an unknown board is refused here, by name
-            chosen = Rules.from_data(rules.model_dump())
-            return SetRules(message.change, chosen, countdown, board_name)
-        case SeedIntent(seed=seed, commitment=commitment):
-            return Seed(seed, commitment)
-        case AddAiIntent(name=name, colour=colour, change=change):
-            return AddAi(change, _clean_name(name), colour)
-        case RemoveIntent(seat=seat, change=change):
-            return Remove(change, seat)
-        case RematchIntent(change=change, start=start):
-            return Rematch(change, start)
-        case FinishAiIntent(change=change):
-            return FinishAi(change)
-        case ReactIntent(seat=seat, reaction=reaction):
-            return React(seat, reaction)
-        case ReactionsIntent(on=on, change=change):
-            return SetReactions(change, on)
-    raise ProtocolError("unknown_type", f"no intent for {type(message).__name__}")
+def _checked(intent: Intent) -> Intent:
+    """A valid intent as the rooms take it: a name as it will be shown, and a board known
+    by name (refused here, before it waits for its room, as any bad message is)."""
+    match intent:
+        case AddAi(name=name):
+            return replace(intent, name=_clean_name(name))
+        case SetRules(board=str(board)):
+            board_named(board)
+    return intent
 
 
 def _too_deep(payload: bytes) -> bool:
@@ -320,4 +275,4 @@ def _clean_name(name: str) -> str:
     try:
         return clean_name(name)
     except ValueError as error:
-        raise ProtocolError("invalid_name", str(error)) from None
+        raise InvalidName(str(error)) from None
