@@ -131,17 +131,43 @@ def test_three_missed_turns_in_a_row_mark_a_player_away_until_they_roll() -> Non
     assert room.game is not None and not room.game.is_away(1) and room.game.missed[1] == 0
 
 
-def test_the_host_may_remove_an_away_or_disconnected_player_but_not_a_present_one() -> None:
+def test_the_host_may_remove_a_player_gone_past_a_missed_turn_but_not_sooner() -> None:
     """PRODUCT.md: "The host may remove an away or disconnected player (ranked as having
-    left)."."""
+    left)."; a disconnected player only once they have missed a turn since: the grace in
+    which a player whose network went comes back (docs/PROTOCOL.md, the room view)."""
     room = online_game(3)
-    present_cy = refused(room, context(present(0, 1, 2)), lambda s: lobby.remove(s, caller(0), 2))
-    assert present_cy == "not_allowed"
-    step = go(room, lambda s: lobby.remove(s, caller(0), 2), presence=present(0, 1))
-    assert events(step) == [{"type": "left", "seat": 2, "removed": True}]
-    assert updates(step)[0]["room"]["seats"][2]["status"] == "left"
-    not_host = refused(room, context(present(0, 1)), lambda s: lobby.remove(s, caller(1), 2))
+    without_cy = present(0, 1)
+    assert refused(room, context(present(0, 1, 2)), lambda s: lobby.remove(s, caller(0), 2)) == (
+        "not_allowed"
+    )
+    just_gone = refused(room, context(without_cy), lambda s: lobby.remove(s, caller(0), 2))
+    assert just_gone == "not_allowed"  # gone a moment ago: not yet
+    room = go(room, roll(0, room), 2, presence=without_cy).room
+    room = go(room, roll(1, room), 2, presence=without_cy).room
+    due = room.timers["turn"]
+    room = go(room, lambda s: lifecycle.fire(s, "turn", due), now=due, presence=without_cy).room
+    assert room.game is not None and room.game.missed[2] == 1
+    back = refused(room, context(present(0, 1, 2)), lambda s: lobby.remove(s, caller(0), 2))
+    assert back == "not_allowed"  # came back: present players are never removed
+    not_host = refused(room, context(without_cy), lambda s: lobby.remove(s, caller(1), 2))
     assert not_host == "not_host"
+    step = go(room, lambda s: lobby.remove(s, caller(0), 2), presence=without_cy)
+    assert events(step) == [{"type": "left", "seat": 2, "removed": True}]
+    seats = updates(step)[0]["room"]["seats"]
+    assert seats[2]["status"] == "left" and seats[2]["removed"] is True
+    assert "removed" not in seats[0] and "removed" not in seats[1]
+
+
+def test_an_away_player_may_be_removed_even_while_connected() -> None:
+    """PRODUCT.md: "A player who misses three turns in a row is shown as away"; the host
+    may remove them, connected or not."""
+    room = online_game(2)
+    for _ in range(3):
+        room = go(room, roll(0, room), 2).room
+        room = time_out(room).room
+    assert room.game is not None and room.game.is_away(1)
+    step = go(room, lambda s: lobby.remove(s, caller(0), 1))
+    assert events(step)[0] == {"type": "left", "seat": 1, "removed": True}
 
 
 def test_a_timed_out_bonus_roll_is_lost_without_counting_as_a_missed_turn() -> None:

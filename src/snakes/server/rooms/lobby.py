@@ -7,7 +7,7 @@ with 2-6 players and calls a rematch. If the host goes, the next connected seat 
 
 from __future__ import annotations
 
-from snakes.engine import MAX_SEATS, Board, Leave, Remove, Rules
+from snakes.engine import MAX_SEATS, Board, GameState, Leave, Remove, Rules
 from snakes.fair import commit
 from snakes.server.rooms.access import (
     check_host,
@@ -148,9 +148,20 @@ def remove(step: Step, caller: Caller, seat: int) -> None:
         remove_from_lobby(step, seat)
         return
     game = playing(room)
-    if seat in step.connected_seats() and not game.is_away(seat):
-        raise NotAllowed("only an away or disconnected player can be removed")
+    if not removable(game, seat, step.connected_seats()):
+        raise NotAllowed(
+            "a player can be removed once away, or once they have missed a turn "
+            "while disconnected"
+        )
     act(step, Remove(seat))
+
+
+def removable(game: GameState, seat: int, connected: set[int]) -> bool:
+    """Whether the host may remove a racing seat: away (three turns missed in a row),
+    or disconnected and has missed a turn since. The missed turn is the grace: a player
+    whose network blinks is back long before their countdown runs out, and is never
+    removed for it; a player who is gone has had a whole countdown to come back."""
+    return game.is_away(seat) or (seat not in connected and game.missed[seat] >= 1)
 
 
 def leave(step: Step, caller: Caller, seat: int) -> None:

@@ -8,7 +8,7 @@ from dataclasses import fields
 from typing import Any
 
 from snakes.analysis import live_odds, live_place_chances
-from snakes.engine import AWAY_AFTER, FINISH, Finish, GameState, placings
+from snakes.engine import AWAY_AFTER, FINISH, Finish, GameState, Remove, placings
 from snakes.fair import SCHEME, commit
 from snakes.server.rooms.model import Kind, Mode, Phase, Room, board_data, rules_data
 
@@ -80,6 +80,8 @@ def room_view(
             )
     else:
         standings, leavers, missed = game.standings, game.leavers, game.missed
+        # Told to the seat's own player when they come back (a welcome has no events).
+        removed = {a.seat for a in room.actions if isinstance(a, Remove)} if leavers else set()
         for index, seat in enumerate(room.seats):
             place = None
             if index in standings:
@@ -103,6 +105,8 @@ def room_view(
                     "missed": missed[index],
                 }
             )
+            if index in removed:
+                seats[-1]["removed"] = True  # only there: every other seat's view as before
     playing = room.phase is Phase.PLAYING
     over = room.phase is Phase.OVER
     results = None

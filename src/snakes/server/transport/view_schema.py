@@ -60,6 +60,10 @@ class SeatView(_View):
     )
     place: Annotated[int, Field(ge=1)] | None = Field(description="a finisher's place")
     missed: Annotated[int, Field(ge=0)] = Field(description="turns missed in a row")
+    removed: bool = Field(
+        default=False,
+        description="left because the host removed them (present only then, and true)",
+    )
 
 
 class ResultRow(_View):
