@@ -215,9 +215,10 @@ def test_the_picker_in_settings_switches_and_is_remembered(locale_page: Page) ->
     page.get_by_test_id("nav-howto").click()
     expect(page.get_by_test_id("howto-section").first).to_contain_text("Spielart")
     expect(page.locator("[data-screen=howto]")).to_contain_text("von 28 bis ganz nach 84")
-    # Only the catalogues in use were fetched: English first, then German.
+    # Only the catalogues in use were fetched: English first, then German (each with its
+    # later words, which Settings shows).
     names = sorted({url.rsplit("/", 1)[-1] for url in fetched})
-    assert names == ["de.json", "en.json"], names
+    assert names == ["de.json", "de.later.json", "en.json", "en.later.json"], names
     # Back to "as my browser asks": English again.
     page.goto("/#/settings")
     page.get_by_test_id("setting-language").select_option("")

@@ -167,6 +167,19 @@ def test_the_server_serves_the_languages(server: ServerProcess) -> None:
     assert served["game.roll"] == "Würfeln"
     status, page_copy, _ = server.raw("/static/i18n/de.json")
     assert status == 200 and json.loads(page_copy)["messages"] == served
+    # What a first game never shows comes apart, later (Verify, Settings, the online
+    # screens ...); the two parts hold every key the page needs, each once.
+    later = json.loads(page_catalogue(raw, later=True))["messages"]
+    assert "verify.title" in later and "verify.title" not in served
+    assert "online.roomBoard" in served  # the game screen's heading in an online room
+    status, later_copy, _ = server.raw("/static/i18n/de.later.json")
+    assert status == 200 and json.loads(later_copy)["messages"] == later
+    whole = json.loads(raw)["messages"]
+    assert not served.keys() & later.keys()
+    assert served.keys() | later.keys() == {
+        key for key in whole if not key.startswith(("howto.", "faq."))
+    }
+    assert server.raw("/static/i18n/xx.later.json")[0] == 404
 
 
 # What js/verify.js says, and the page's words before any script runs (issue: "still

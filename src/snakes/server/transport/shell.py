@@ -41,7 +41,19 @@ def shell_files() -> dict[str, Any]:
             continue
         files.append(f"/static/{relative}")
         digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+        if relative.startswith("i18n/") and path.suffix == ".json":
+            # The words of the screens a first game never opens, served apart
+            # (transport/static.py); made from this file, so its hash covers them.
+            files.append(f"/static/{later_name(relative)}")
     return {"version": digest.hexdigest()[:16], "files": files}
+
+
+LATER = ".later.json"
+
+
+def later_name(catalogue: str) -> str:
+    """``i18n/de.json`` -> ``i18n/de.later.json``: the part of a catalogue loaded later."""
+    return catalogue.removesuffix(".json") + LATER
 
 
 def version() -> str:

@@ -30,15 +30,22 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from snakes.server.languages import DEFAULT, catalogue, negotiate, shipped
-from snakes.server.transport.shell import shell_files, static_dir, version
+from snakes.server.transport.shell import LATER, shell_files, static_dir, version
 
 router = APIRouter(include_in_schema=False)
 
 TEXT_SUFFIXES = {".js", ".css", ".svg", ".html", ".json", ".webmanifest", ".txt", ".mjs"}
-YEAR = "public, max-age=31536000, immutable"
+YEAR = "max-age=31536000, immutable"
 NO_CACHE = "no-cache"
 # Catalogue keys only the server uses (it builds How to play and the FAQ).
 SERVER_ONLY = ("howto.", "faq.")
+# Catalogue keys of what a first game never shows (Verify, the replay and its chart,
+# Settings, the reactions, the live odds, the online screens): the page fetches them
+# apart, with the first such screen or part (i18n/<code>.later.json; js/i18n.js,
+# loadLater), so the first load does not carry them. The one online word the game
+# screen itself writes (its heading in an online room) stays in the first part.
+LATER_KEYS = ("verify.", "replay.", "chart.", "settings.", "reaction.", "odds.", "online.")
+FIRST_KEYS = frozenset({"online.roomBoard"})
 MANIFEST = "/manifest.webmanifest"
 # The page's own words: <tag data-i18n="key">text</tag>, data-i18n-attr="attr:key;…".
 _TEXT = re.compile(r'(<(\w+)\b[^>]*\sdata-i18n="([\w.]+)"[^>]*>)([^<]*)(</\2>)')
@@ -81,10 +88,11 @@ def _find(relative: str) -> _File | None:
 
 @functools.cache
 def _load(relative: str) -> _File:
-    path = static_dir() / relative
+    later = relative.startswith("i18n/") and relative.endswith(LATER)
+    path = static_dir() / (relative.removesuffix(LATER) + ".json" if later else relative)
     raw = path.read_bytes()
     if relative.startswith("i18n/") and path.suffix == ".json":
-        raw = page_catalogue(raw)
+        raw = page_catalogue(raw, later=later)
     if path.suffix in TEXT_SUFFIXES:
         # The page, its styles and scripts name every file by its versioned URL.
         raw = raw.replace(b'"/static/', f'"/static/{version()}/'.encode())
@@ -159,15 +167,22 @@ def manifest(code: str = DEFAULT) -> bytes:
     return json.dumps(data, ensure_ascii=False, indent=1).encode()
 
 
-def page_catalogue(raw: bytes) -> bytes:
+def page_catalogue(raw: bytes, *, later: bool = False) -> bytes:
     """A language catalogue as the page needs it: without How to play and the FAQ (the
-    server writes those out itself, /api/content), and without whitespace."""
+    server writes those out itself, /api/content), and without whitespace. The first part
+    leaves out the ``LATER_KEYS``; ``later``: those keys alone (with the catalogue's meta)."""
     data = json.loads(raw)
     messages = data.get("messages", {})
     data["messages"] = {
-        key: value for key, value in messages.items() if not key.startswith(SERVER_ONLY)
+        key: value
+        for key, value in messages.items()
+        if not key.startswith(SERVER_ONLY) and _later(key) == later
     }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _later(key: str) -> bool:
+    return key.startswith(LATER_KEYS) and key not in FIRST_KEYS
 
 
 def file_response(request: Request, relative: str, cache: str) -> Response:

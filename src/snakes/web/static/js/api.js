@@ -12,6 +12,38 @@ export class ApiError extends Error {
   }
 }
 
+// Can the game server be reached: "offline" (this device says so), else what the last
+// request found: "ok", or "unreachable" (no answer, or a proxy's 502-504).
+let heardOk = true;
+let heardAt = 0;
+const reachers = new Set();
+export const reach = () => (navigator.onLine === false ? "offline" : heardOk ? "ok" : "unreachable");
+const tell = () => reachers.forEach((listener) => listener(reach()));
+addEventListener("online", tell);
+addEventListener("offline", tell);
+
+function heard(ok) {
+  heardAt = Date.now();
+  if (ok !== heardOk) {
+    heardOk = ok;
+    tell();
+  }
+}
+
+/** Call `listener(reach())` whenever it may have changed; returns what stops it. */
+export function onReach(listener) {
+  reachers.add(listener);
+  return () => reachers.delete(listener);
+}
+
+/** Ask the server (/healthz) unless it was heard from within `fresh` ms; resolves to reach(). */
+export async function checkReach(fresh = 0) {
+  if (navigator.onLine !== false && Date.now() - heardAt >= fresh) {
+    heard(await fetch("/healthz", { cache: "no-store" }).then((r) => r.ok, () => false));
+  }
+  return reach();
+}
+
 async function request(method, path, body) {
   let response;
   try {
@@ -22,8 +54,10 @@ async function request(method, path, body) {
       credentials: "same-origin",
     });
   } catch {
+    heard(false);
     throw new ApiError("network", t("error.network"));
   }
+  heard(![502, 503, 504].includes(response.status));
   let data = null;
   try {
     data = await response.json();

@@ -8,6 +8,7 @@ const FALLBACK = "en";
 const MANIFEST = "/manifest.webmanifest";
 
 let active = { code: FALLBACK, dir: "ltr", messages: {} };
+let later = null; // the rest of the active catalogue, once asked for: see loadLater
 let cardinal = new Intl.PluralRules(FALLBACK);
 let ordinalRules = new Intl.PluralRules(FALLBACK, { type: "ordinal" });
 let numbers = new Intl.NumberFormat(FALLBACK);
@@ -48,6 +49,7 @@ export async function loadLanguage(code) {
   const data = await response.json();
   const meta = (data && data.meta) || {};
   active = { code, dir: meta.dir === "rtl" ? "rtl" : "ltr", messages: (data && data.messages) || {} };
+  later = null;
   cardinal = new Intl.PluralRules(code);
   ordinalRules = new Intl.PluralRules(code, { type: "ordinal" });
   numbers = new Intl.NumberFormat(code);
@@ -56,6 +58,31 @@ export async function loadLanguage(code) {
   translateStatic(document);
   setManifest(code);
   return code;
+}
+
+/**
+ * The rest of the active catalogue: the words of what a first game never shows (Verify,
+ * the replay and its chart, Settings, the reactions, the live odds), which the server
+ * leaves out of <code>.json so the first load stays small. Each screen and part that
+ * shows them waits for this first (js/lazy-screen.js); fetched once per language.
+ */
+export function loadLater() {
+  if (!later) {
+    const catalogue = active;
+    later = fetch(`${BASE}${encodeURIComponent(catalogue.code)}.later.json`, { headers: { Accept: "application/json" } })
+      .then((response) => {
+        if (!response.ok) throw new Error(`no catalogue for ${catalogue.code}`);
+        return response.json();
+      })
+      .then((data) => {
+        Object.assign(catalogue.messages, (data && data.messages) || {});
+      })
+      .catch((err) => {
+        if (active === catalogue) later = null;
+        throw err;
+      });
+  }
+  return later;
 }
 
 /**

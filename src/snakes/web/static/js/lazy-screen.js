@@ -2,7 +2,7 @@
 // load stays small. Once the service worker holds the app shell they come from it.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, loadLater } from "./i18n.js";
 
 const sheets = new Map(); // file name -> Promise, so a style sheet is added once
 
@@ -26,7 +26,8 @@ export function useStyles(name) {
 }
 
 /**
- * A screen whose module (and style sheets) load on first use. It is drawn only when all
+ * A screen whose module (its style sheets, and the catalogue's later words) load on
+ * first use. It is drawn only when all
  * of them have arrived, so it never shows unstyled; if they cannot be fetched (offline,
  * before the shell was kept), the screen says so and offers to try again.
  */
@@ -35,7 +36,7 @@ export function lazyScreen(load, { styles = [], onShown = () => {} } = {}) {
   return {
     /** Fetch it now (a screen likely next: the result while "Skip to results" is offered). */
     prefetch() {
-      fetched = fetched || Promise.all([load(), ...styles.map(useStyles)]).catch(() => {
+      fetched = fetched || Promise.all([load(), loadLater(), ...styles.map(useStyles)]).catch(() => {
         fetched = null;
       });
     },
@@ -43,7 +44,7 @@ export function lazyScreen(load, { styles = [], onShown = () => {} } = {}) {
       let cleanup = null;
       let gone = false;
       const attempt = () => {
-        Promise.all([load(), ...styles.map(useStyles)]).then(([screen]) => {
+        Promise.all([load(), loadLater(), ...styles.map(useStyles)]).then(([screen]) => {
           if (gone) return;
           root.replaceChildren();
           cleanup = screen.mount(root, route, ctx);

@@ -5,7 +5,7 @@
 // table never fetches it (the first load stays small: docs/BENCHMARKS.md).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, loadLater } from "./i18n.js";
 import { sound } from "./sound.js";
 import { announcer } from "./announcer.js";
 import { useStyles } from "./lazy-screen.js";
@@ -116,7 +116,7 @@ function myTurn(state) {
 function tableReactions(store, ui) {
   let loaded = null; // {module, tray}
   let gone = false;
-  Promise.all([import("./reactions.js"), useStyles("reactions.css")]).then(([module]) => {
+  Promise.all([import("./reactions.js"), useStyles("reactions.css"), loadLater()]).then(([module]) => {
     if (gone) return;
     const send = (message) => store.dispatch({ type: "intent", message });
     loaded = { module, tray: new module.ReactionTray({ send }) };

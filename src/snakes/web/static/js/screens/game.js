@@ -5,7 +5,7 @@
 // odds load when they are shown (js/odds-panel.js).
 
 import { h, isInteractive } from "../dom.js";
-import { t, errorText } from "../i18n.js";
+import { t, errorText, loadLater } from "../i18n.js";
 import { Die } from "../die.js";
 import { announcer, describeWhere } from "../announcer.js";
 import { getSettings, onSettingsChange, setBoost, duration } from "../settings.js";
@@ -215,7 +215,7 @@ class GameScreen {
       return;
     }
     if (this.odds) this.odds.show(state.shown, state.oddsOffline);
-    else import("../odds-panel.js").then((module) => {
+    else Promise.all([import("../odds-panel.js"), loadLater()]).then(([module]) => {
       if (this.gone) return;
       this.odds = this.odds || module.oddsPanel(this.ui.oddsSlot);
       this.renderOdds(this.room.getState());

@@ -2,7 +2,7 @@
 
 import { h } from "../dom.js";
 import { loadGame, clearGame } from "../saved-game.js";
-import { getRoom, getContent } from "../api.js";
+import { getRoom, getContent, reach, onReach, checkReach } from "../api.js";
 import { getGame } from "../local-store.js";
 import { t, currentLanguage } from "../i18n.js";
 
@@ -11,6 +11,7 @@ export function mount(root, _route, ctx) {
   ctx.setTitle("");
   const saved = loadGame();
   const resumeSlot = h("div", { class: "resume-slot" });
+  const online = modeButton(t("mode.online"), t("home.onlineHint"), "online", () => ctx.navigate("online"), "play-online");
 
   const screen = h("section", { class: "screen home", dataset: { screen: "home" } },
     h("div", { class: "hero" },
@@ -21,7 +22,7 @@ export function mount(root, _route, ctx) {
     h("nav", { class: "mode-buttons", "aria-label": t("home.chooseMode") },
       modeButton(t("mode.ai"), t("home.aiHint", { min: 1, max: 5 }), "ai", () => ctx.navigate("setup/ai"), "play-ai"),
       modeButton(t("mode.pass"), t("home.passHint", { min: 2, max: 6 }), "pass", () => ctx.navigate("setup/pass"), "play-pass"),
-      modeButton(t("mode.online"), t("home.onlineHint"), "online", () => ctx.navigate("online"), "play-online")),
+      online),
     h("nav", { class: "home-links", "aria-label": t("nav.more") },
       h("a", { class: "button button-secondary", href: "#/howto", dataset: { testid: "nav-howto" } }, t("nav.howto")),
       h("a", { class: "button button-secondary", href: "#/faq", dataset: { testid: "nav-faq" } }, t("nav.faq")),
@@ -59,10 +60,20 @@ export function mount(root, _route, ctx) {
       });
   }
   root.append(screen);
+  // Play Online says up front that it needs a connection, and which one is missing.
+  const showReach = (now) => {
+    online.dataset.reach = now;
+    online.querySelector(".mode-subtitle").textContent = now === "ok" ? t("home.onlineHint") : t(`home.online.${now}`);
+  };
+  showReach(reach());
+  const stopReach = onReach(showReach);
   // How to play's words, asked for once Home is drawn: the page then opens with them.
+  // Whether the server answers is known from the page's start (its config) or asked.
   setTimeout(() => {
     if (navigator.onLine !== false) getContent(currentLanguage()).catch(() => {});
+    checkReach(10_000);
   }, 0);
+  return stopReach;
 }
 
 /** The title with its ampersand in the display style: "Snakes & Ladders", "साँप और सीढ़ी". */

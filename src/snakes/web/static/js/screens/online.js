@@ -4,7 +4,7 @@
 import { h, uniqueId } from "../dom.js";
 import { config, finishName } from "../config.js";
 import { getSettings } from "../settings.js";
-import { createRoom, joinRoom, getRoom } from "../api.js";
+import { createRoom, joinRoom, getRoom, onReach, checkReach } from "../api.js";
 import { saveGame, secretFor, clearGame } from "../saved-game.js";
 import { toggle, placesSample } from "./setup.js";
 import { boardPicker } from "../board-picker.js";
@@ -13,6 +13,7 @@ import { nameField, colourChoice, lastName, rememberName } from "../online-forms
 import { lobby } from "./lobby.js";
 
 const CODE_RE = /^[A-Za-z0-9]{6}$/;
+const RECHECK_MS = 3000; // while the server is out of reach, how often it is asked again
 
 export function mount(root, route, ctx) {
   const [view, rawCode] = route.params;
@@ -20,17 +21,60 @@ export function mount(root, route, ctx) {
   if (view === "lobby" && code) return lobby(root, code, ctx);
   ctx.setTitle(t("mode.online"));
   const presetCode = view === "join" ? code : "";
-  const join = new JoinForm(presetCode, ctx);
+  const notice = needsConnection();
+  const forms = h("div", { class: "online-forms" });
   root.append(h("section", { class: "screen online", dataset: { screen: "online" } },
-    h("h1", {}, t("mode.online")),
-    // An invited friend needs only the join form; hosting is one link away.
-    presetCode
+    h("h1", {}, t("mode.online")), notice.el, forms,
+    h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, t("common.back")))));
+  // Without the server no room can be made or joined: the screen says so instead of
+  // forms that could only fail, asks again now and then, and opens them once it answers.
+  let gone = false;
+  let timer = null;
+  const draw = (now) => {
+    if (gone) return;
+    clearTimeout(timer);
+    if (now !== "ok") timer = setTimeout(() => checkReach().then(draw), RECHECK_MS);
+    notice.show(now);
+    forms.hidden = now !== "ok";
+    if (now !== "ok" || forms.firstChild) return;
+    const join = new JoinForm(presetCode, ctx);
+    forms.append(...(presetCode
+      // An invited friend needs only the join form; hosting is one link away.
       ? [join.el, h("p", { class: "form-note" }, h("a", { href: "#/online", dataset: { testid: "create-instead" } }, t("online.createInstead")))]
       // Joining first: a friend who was texted a code finds its field on the first
       // screen, not under the whole create form; a host scrolls one short card.
-      : [join.el, createForm(ctx)],
-    h("div", { class: "form-actions" }, h("a", { class: "button button-secondary", href: "#/" }, t("common.back")))));
-  join.start();
+      : [join.el, createForm(ctx)]));
+    join.start();
+  };
+  const stopReach = onReach(draw);
+  checkReach(10_000).then(draw);
+  return () => {
+    gone = true;
+    clearTimeout(timer);
+    stopReach();
+  };
+}
+
+/** What the screen says while no room can be reached: why, and the tables that need no
+ * connection. */
+function needsConnection() {
+  const why = h("p", {});
+  const el = h("div", { class: "panel-card needs-connection", role: "status", hidden: true, dataset: { testid: "online-needs-connection" } },
+    h("span", { class: "needs-connection-icon", "aria-hidden": "true" }),
+    h("h2", {}, t("online.needsConnection")),
+    why,
+    h("p", { class: "hint" }, t("online.needsMeanwhile")),
+    h("div", { class: "form-actions" },
+      h("a", { class: "button button-primary", href: "#/setup/ai" }, t("mode.ai")),
+      h("a", { class: "button button-secondary", href: "#/setup/pass" }, t("mode.pass"))));
+  return {
+    el,
+    show(now) {
+      el.hidden = now === "ok";
+      el.dataset.reach = now;
+      if (now !== "ok") why.textContent = t(`online.needs.${now}`);
+    },
+  };
 }
 
 /** Create: the host's name and colour, the table's rules, board and countdown. */
