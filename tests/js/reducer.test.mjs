@@ -224,6 +224,15 @@ describe("the player's actions", () => {
     assert.equal(canRoll(other), false);
   });
 
+  test("watching: a player the host removed watches the rest; one still racing does not", () => {
+    const removed = room({ mode: "online", seats: [seat(0), seat(1, { status: "left", removed: true })] });
+    const lin = play(initialState("K7Q2MX"), { type: "connection", state: "open", at: 5 }, welcome(removed, you([1])));
+    assert.equal(watching(lin), true);
+    assert.equal(canRoll(lin), false);
+    const hana = play(initialState("K7Q2MX"), { type: "connection", state: "open", at: 5 }, welcome(removed, you([0])));
+    assert.equal(watching(hana), false);
+  });
+
   test("skip: offered when only AI seats race on at this table; if the race ended meanwhile, the rest is skipped here", () => {
     const racing = room({ version: 3, turn: 1, only_ai_racing: true, seats: [seat(0, { status: "finished" }), seat(1, { kind: "ai" })] });
     let state = play(initialState("0LOCAL", { local: true }), welcome(racing));

@@ -18,6 +18,7 @@ export function onlineTable({ store, ui, ctx, focusRoll }) {
   const countdown = new Countdown();
   ui.countdownPlace.replaceWith(countdown.el);
   const reactions = tableReactions(store, ui);
+  const removal = removalNotice(ctx);
   const onVisible = () => {
     if (!document.hidden) ctx.setTitle(t("game.title"));
   };
@@ -37,6 +38,7 @@ export function onlineTable({ store, ui, ctx, focusRoll }) {
       ui.leaveButton.hidden = !(racingMine && !isOver(state.shown));
     }
     reactions.render(state, prev);
+    removal.render(state);
   }
 
   /**
@@ -101,6 +103,37 @@ export function onlineTable({ store, ui, ctx, focusRoll }) {
       document.removeEventListener("visibilitychange", onVisible);
     },
   };
+}
+
+/** This device's player was removed by the host (told on the update, or on coming back
+ * to a welcome, which has no events): say who did it and why, then watch or go. */
+function removalNotice(ctx) {
+  let told = false;
+  async function tell(room) {
+    told = true;
+    await loadLater().catch(() => {});
+    const host = room.seats.find((seat) => seat.host);
+    const leave = await (await import("./dialog.js")).confirmDialog({
+      title: t("online.removedTitle"),
+      text: t("online.removedText", { host: host ? host.name : "" }),
+      ok: t("online.removedLeave"),
+      cancel: t("online.removedWatch"),
+    });
+    if (!leave) return;
+    clearGame();
+    ctx.navigate("", { guard: false });
+  }
+  return {
+    render(state) {
+      if (!told && state.room && removedMine(state)) tell(state.room);
+    },
+  };
+}
+
+/** A seat this device held was removed by the host (and none of its seats races). */
+function removedMine(state) {
+  const seats = state.room.seats.filter((seat) => mySeats(state).has(seat.index));
+  return seats.some((seat) => seat.removed) && !seats.some((seat) => seat.status === "racing");
 }
 
 /** It is a seat's turn that this device holds, online, in a game still on. */

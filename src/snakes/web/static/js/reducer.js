@@ -50,9 +50,14 @@ export function mySeats(state) {
   return new Set(seats.filter(Number.isInteger));
 }
 
-/** A spectator: this device holds no seat here (anyone may open a started game). */
+/** A spectator: this device holds no seat here (anyone may open a started game), or
+ * every seat it held has left the race (the host removed it): it watches the rest. */
 export function watching(state) {
-  return Boolean(state.you && (state.you.spectator || mySeats(state).size === 0));
+  if (!state.you) return false;
+  const mine = [...mySeats(state)];
+  if (state.you.spectator || mine.length === 0) return true;
+  const room = state.shown || state.room;
+  return Boolean(room && room.phase === "playing" && mine.every((i) => room.seats[i] && room.seats[i].status === "left"));
 }
 
 /** Moves are still to be shown (or being shown). */

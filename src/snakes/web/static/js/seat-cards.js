@@ -33,7 +33,7 @@ export function renderSeatCards(list, view, squares, mine, onRemove = null) {
           h("span", { class: "seat-status" }, statusText(seat)))),
       // The banner says "Your turn, X!"; the card only marks whose go it is.
       current ? h("span", { class: "seat-turn", dataset: { testid: "seat-turn" } }, seat.kind === "ai" ? t("seat.rolling") : t("seat.upNow")) : null,
-      onRemove && seat.status === "racing" && !mine.has(seat.index) && (seat.away || (seat.kind === "human" && seat.connected === false))
+      onRemove && seat.status === "racing" && !mine.has(seat.index) && (seat.away || (seat.kind === "human" && seat.connected === false && seat.missed > 0))
         ? h("button", { class: "button button-ghost seat-remove", type: "button", dataset: { testid: "remove-player" }, on: { click: () => onRemove(seat) } }, t("setup.remove", { name: seat.name }))
         : null);
     return card;
