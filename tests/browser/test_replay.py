@@ -125,9 +125,13 @@ def test_the_replay_steps_to_the_ladder_and_shows_the_engines_board(
     expect(page.get_by_test_id("replay-what")).to_contain_text("wins the game")
     assert page.locator("[data-testid=replay-odds] li").first.get_attribute("data-odds") == "1"
 
-    # The moment buttons jump there too.
-    page.get_by_test_id("replay-moment").first.click()
+    # The moments are told in words a child follows, with no figure: the button jumps to
+    # the moment, and the odds beside the board are the figure, one tap away.
+    moment = page.get_by_test_id("replay-moment").first
+    expect(moment).to_have_text("▲Ava's climb from 28 to 84 swung the race")  # ▲: a ladder
+    moment.click()
     expect(replay).to_have_attribute("data-step", str(LADDER_MOVE))
+    expect(rows.first).to_have_attribute("data-odds", str(story["steps"][LADDER_MOVE]["odds"][0]))
 
     # And back to the results, where "Play again" still works.
     page.get_by_test_id("replay-results").click()

@@ -32,6 +32,10 @@ def board_catalogue() -> list[dict[str, Any]]:
     for name in SHIPPED:
         shipped = shipped_board(name)
         law = analyze(shipped.board, Rules(), players=1).law
+        # What a table choosing a board wants to know: how long a game takes. For the
+        # commonest game (two players, Classic), its rounds: the median, and the middle
+        # two games in three (per player, the range would be much wider than a game's).
+        game = analyze(shipped.board, Rules(), players=2).winning_turns
         catalogue.append(
             {
                 "name": name,
@@ -43,6 +47,9 @@ def board_catalogue() -> list[dict[str, Any]]:
                 "median_turns": law.median,
                 "p10_turns": law.p10,
                 "p90_turns": law.p90,
+                "game_median_turns": game.median,
+                "game_low_turns": game.quantile(1 / 6),
+                "game_high_turns": game.quantile(5 / 6),
                 # Every ladder and snake as [start, end], for the picker's small preview.
                 "jumps": [[start, end] for start, end in sorted(shipped.board.jumps.items())],
             }

@@ -1,6 +1,6 @@
 // The board picker of the setup screens and the online lobby: the shipped boards from
 // GET /api/boards, each with a thumbnail and a "how long" hint worked out by the server
-// ("short game · usually 9–28 turns"). Hidden when the server has no board list.
+// ("short game · about 13 turns · most games 8–18"). Hidden when the server has no board list.
 
 import { h, s, uniqueId } from "./dom.js";
 import { getBoards } from "./api.js";
@@ -18,15 +18,17 @@ export function lengthWord(board) {
   return t("board.long");
 }
 
-/** "short game · usually 9–28 turns" (the middle 80% of games, per player). */
+/** "short game · about 13 turns · most games 8–18": a game of two, its median and the
+ * middle two games in three (per player, the range is too wide to help choose). */
 export function lengthHint(board) {
   const parts = [];
   const word = lengthWord(board);
   if (word) parts.push(word);
-  const low = Math.round(Number(board.p10_turns));
-  const high = Math.round(Number(board.p90_turns));
-  if (Number.isFinite(low) && Number.isFinite(high) && low > 0 && high >= low) parts.push(t("board.usually", { low, high }));
-  else if (Number.isFinite(Number(board.median_turns))) parts.push(t("board.about", { count: Math.round(Number(board.median_turns)) }));
+  const median = Math.round(Number(board.game_median_turns ?? board.median_turns));
+  const low = Math.round(Number(board.game_low_turns));
+  const high = Math.round(Number(board.game_high_turns));
+  if (Number.isFinite(median)) parts.push(t("board.about", { count: median }));
+  if (low > 0 && high > low) parts.push(t("board.usually", { low, high }));
   return parts.join(" · ");
 }
 

@@ -59,7 +59,7 @@ function words(seat, value, place, players) {
   if (place) {
     const text = seat.status === "finished" && seat.place
       ? t("odds.finished", { place: ordinal(seat.place) })
-      : t("odds.expected", { place: formatNumber(value, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+      : t("odds.aboutPlace", { place: ordinal(Math.max(1, Math.round(value))) });
     return { text, share: players > 1 ? (players - value) / (players - 1) : 1 };
   }
   const pct = value * 100;

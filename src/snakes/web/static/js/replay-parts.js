@@ -93,21 +93,24 @@ export function renderOdds(list, story, step, seats) {
       h("span", { class: `token-badge colour-${seat.colour}`, "aria-hidden": "true" }, marks[i]),
       h("span", { class: "replay-odds-name" }, seat.name),
       h("span", { class: "replay-odds-value" }, h("span", { class: "visually-hidden" }, `${oddsWords(story.kind, value)} · ${status}`),
-        h("span", { "aria-hidden": "true" }, formatOdds(story.kind, value))),
+        h("span", { "aria-hidden": "true" }, story.kind === "win" ? formatOdds("win", value) : aboutPlace(value))),
       h("span", { class: "replay-odds-square", "aria-hidden": "true" }, status));
   }));
 }
 
-/** The key moments of the story, each a button to jump to it. */
+/** An expected place in words a child follows: "about 2nd" (the figure is on the chart). */
+export function aboutPlace(value) {
+  return t("odds.aboutPlace", { place: ordinal(Math.max(1, Math.round(value))) });
+}
+
+/** The key moments of the story, in words ("Gus's climb from 58 to 93 swung the race"),
+ * each a button to jump to it: one tap shows the odds before and after it. */
 export function renderMoments(panel, list, story, jump) {
   const key = story.moments.filter((m) => m.key);
   panel.hidden = key.length === 0;
   list.replaceChildren(...key.map((moment) => {
     const seat = story.seats[moment.seat];
-    const change = story.kind === "win"
-      ? `${moment.swing >= 0 ? "+" : "−"}${formatOdds("win", Math.abs(moment.swing))}`
-      : t(moment.swing <= 0 ? "replay.placeBetter" : "replay.placeWorse", { place: formatOdds("place", Math.abs(moment.swing)) });
-    const text = t(moment.kind === "ladder" ? "replay.momentLadder" : "replay.momentSnake", { n: moment.step, name: seat.name, start: moment.start, end: moment.end, change });
+    const text = t(moment.kind === "ladder" ? "replay.momentLadder" : "replay.momentSnake", { name: seat.name, start: moment.start, end: moment.end });
     return h("li", {},
       h("button", { class: `button button-ghost replay-moment replay-moment-${moment.kind}`, type: "button", dataset: { testid: "replay-moment", step: String(moment.step) }, on: { click: () => jump(moment.step) } },
         h("span", { class: "replay-moment-icon", "aria-hidden": "true" }, moment.kind === "ladder" ? "▲" : "▼"), text));
