@@ -28,7 +28,12 @@ def test_online_turn_shows_turn_countdown_die_roll_and_last_event_on_a_phone(
     browser: Browser, web_server: ServerProcess
 ) -> None:
     created = web_server.post(
-        "/api/rooms", {"mode": "online", "seats": [{"name": "Hana", "colour": "red"}]}
+        "/api/rooms",
+        {
+            "mode": "online",
+            "seats": [{"name": "Hana", "colour": "red"}],
+            "rules": {"finish": "last-one-standing"},  # the longest rules line
+        },
     )
     code = created["code"]
     joined = web_server.post(f"/api/rooms/{code}/join", {"name": "Gus", "colour": "blue"})
@@ -55,6 +60,20 @@ def test_online_turn_shows_turn_countdown_die_roll_and_last_event_on_a_phone(
         current = page.locator("[data-testid=seat-card][data-current=true]")
         box = current.bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+
+        # Below the game: the rules line whole (not "sixes …"), and Leave game no
+        # full-width neighbour of Home, where a thumb going home could give up the seat.
+        rules = page.get_by_test_id("rules-summary")
+        expect(rules).to_have_text("Last One Standing · exact finish · sixes roll again")
+        assert rules.evaluate(
+            "e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight"
+        )
+        leave, home = page.get_by_test_id("leave-game"), page.get_by_test_id("home")
+        expect(leave).to_be_visible()
+        leave_box, home_box = leave.bounding_box(), home.bounding_box()
+        assert leave_box is not None and home_box is not None
+        assert leave_box["width"] <= PHONE["width"] * 0.6, leave_box
+        assert home_box["y"] - (leave_box["y"] + leave_box["height"]) >= 24, (leave_box, home_box)
     finally:
         guest.close()
         context.close()
