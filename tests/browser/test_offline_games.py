@@ -282,3 +282,23 @@ def test_a_local_game_asks_the_server_nothing_per_roll(browser: Browser, tmp_pat
 def test_the_kept_shell_is_under_its_budget(offline: Offline) -> None:
     print(f"offline cache: {offline.kept_bytes} bytes")
     assert 0 < offline.kept_bytes <= OFFLINE_CACHE_BUDGET
+
+
+@pytest.mark.parametrize(
+    ("offline", "title"),
+    [("en-GB", "How to play"), ("de-DE", "Spielanleitung")],
+    indirect=["offline"],
+)
+def test_how_to_play_and_the_faq_open_offline(offline: Offline, title: str) -> None:
+    """How to play and the FAQ are kept with the app shell: with the server gone, they
+    open in the device's language instead of "Could not reach the game server"."""
+    page = offline.home()
+    assert refused(page)
+    page.get_by_test_id("nav-howto").click()
+    expect(page.get_by_test_id("howto-section").first).to_be_visible()
+    expect(page.locator("[data-screen=howto] h1, [data-screen=howto] h2").first).to_contain_text(
+        title
+    )
+    snap_both(page, f"howto-offline-{offline.page.evaluate('document.documentElement.lang')}")
+    page.goto("/#/faq")
+    expect(page.get_by_test_id("faq-item").first).to_be_visible()

@@ -150,8 +150,7 @@ def remove(step: Step, caller: Caller, seat: int) -> None:
     game = playing(room)
     if not removable(game, seat, step.connected_seats()):
         raise NotAllowed(
-            "a player can be removed once away, or once they have missed a turn "
-            "while disconnected"
+            "a player can be removed once away, or once they have missed a turn while disconnected"
         )
     act(step, Remove(seat))
 

@@ -19,6 +19,9 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse
 
+from snakes.engine import JUNGLE
+from snakes.server import jsontext
+
 router = APIRouter()
 
 NO_CACHE = {"Cache-Control": "no-cache"}
@@ -45,7 +48,29 @@ def shell_files() -> dict[str, Any]:
             # The words of the screens a first game never opens, served apart
             # (transport/static.py); made from this file, so its hash covers them.
             files.append(f"/static/{later_name(relative)}")
+            # How to play and the FAQ in this language, kept with the shell so that they
+            # open offline: made by the server's code too, so their own bytes are hashed.
+            files.append(f"/static/{content_name(relative)}")
+            digest.update(content_json(Path(relative).stem))
     return {"version": digest.hexdigest()[:16], "files": files}
+
+
+CONTENT = "content/"
+
+
+def content_name(catalogue: str) -> str:
+    """``i18n/de.json`` -> ``content/de.json``: How to play and the FAQ in that language."""
+    return CONTENT + Path(catalogue).name
+
+
+@functools.cache
+def content_json(code: str) -> bytes:
+    """How to play and the FAQ in language ``code``, as ``GET /api/content`` has them for
+    the jungle board (the board the how-to page is about)."""
+    # Imported here: the languages' module finds the catalogues with this module.
+    from snakes.server.content import build_content  # noqa: PLC0415
+
+    return jsontext.dumps(build_content(JUNGLE, code)).encode()
 
 
 LATER = ".later.json"

@@ -30,7 +30,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from snakes.server.languages import DEFAULT, catalogue, negotiate, shipped
-from snakes.server.transport.shell import LATER, shell_files, static_dir, version
+from snakes.server.transport.shell import (
+    CONTENT,
+    LATER,
+    content_json,
+    shell_files,
+    static_dir,
+    version,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -90,7 +97,8 @@ def _find(relative: str) -> _File | None:
 def _load(relative: str) -> _File:
     later = relative.startswith("i18n/") and relative.endswith(LATER)
     path = static_dir() / (relative.removesuffix(LATER) + ".json" if later else relative)
-    raw = path.read_bytes()
+    # How to play and the FAQ are made by the server, and kept with the shell.
+    raw = content_json(path.stem) if relative.startswith(CONTENT) else path.read_bytes()
     if relative.startswith("i18n/") and path.suffix == ".json":
         raw = page_catalogue(raw, later=later)
     if path.suffix in TEXT_SUFFIXES:

@@ -94,14 +94,18 @@ export function getConfig() {
   return request("GET", "/api/config");
 }
 
-/** GET /api/content — How to play and FAQ, built by the server from the board and rules, in `lang`. */
+/** How to play and FAQ, built by the server from the board and rules, in `lang`: GET
+ * /api/content, or with no server to answer, the copy kept with the app shell. */
 const contents = new Map(); // language -> Promise of its How to play and FAQ
+const KEPT = "/static/content/";
 
-/** GET /api/content — How to play and the FAQ in `lang`; asked once per language (a
- * failure is asked again next time). */
+/** How to play and the FAQ in `lang`; asked once per language (a failure is asked again
+ * next time). */
 export function getContent(lang) {
   if (!contents.has(lang)) {
-    const asked = request("GET", `/api/content?lang=${encodeURIComponent(lang)}`);
+    const code = encodeURIComponent(lang);
+    const asked = request("GET", `/api/content?lang=${code}`)
+      .catch((err) => (err.code === "network" ? request("GET", `${KEPT}${code}.json`) : Promise.reject(err)));
     contents.set(lang, asked);
     asked.catch(() => contents.delete(lang));
   }
