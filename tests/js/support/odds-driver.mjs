@@ -18,9 +18,11 @@ const tableOf = ({ board, rules }) => ({ rules: readRules(rules), jumps: jumpsOf
 
 const commands = {
   chain(command) {
-    const { cdf, horizon, tail } = turnChain(tableOf(command));
-    const at = command.columns.map((k) => Math.min(k, horizon));
-    return { horizon, tail, cdf: cdf.map((layer) => layer.map((row) => at.map((k) => row[k]))) };
+    const chain = turnChain(tableOf(command));
+    const at = command.columns.map((k) => Math.min(k, chain.horizon));
+    const cdf = Array.from({ length: chain.layers }, (_, sixes) =>
+      Array.from({ length: 101 }, (_, square) => at.map((k) => chain.cdf(sixes, square)[k])));
+    return { horizon: chain.horizon, tail: chain.tail, cdf };
   },
   odds(command) {
     const table = tableOf(command);

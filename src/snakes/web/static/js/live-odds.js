@@ -45,11 +45,15 @@ export function placeChances(cdfs) {
   const before = cdfs.map(shifted);
   return cdfs.map((row, j) => {
     // dist[c][k]: given seat j finishes at turn k, the chance c others beat it.
-    let dist = Array.from({ length: count }, (_, c) => new Float64Array(width).fill(c === 0 ? 1 : 0));
+    const dist = Array.from({ length: count }, (_, c) => new Float64Array(width).fill(c === 0 ? 1 : 0));
     for (let other = 0; other < count; other++) {
       if (other === j) continue;
       const beats = other < j ? cdfs[other] : before[other];
-      dist = dist.map((line, c) => line.map((d, k) => d * (1 - beats[k]) + (c > 0 ? dist[c - 1][k] * beats[k] : 0)));
+      for (let c = count - 1; c >= 0; c--) { // in place: dist[c - 1] is still the old one
+        const line = dist[c];
+        const below = c > 0 ? dist[c - 1] : null;
+        for (let k = 0; k < width; k++) line[k] = line[k] * (1 - beats[k]) + (below ? below[k] * beats[k] : 0);
+      }
     }
     return dist.map((line) => {
       let sum = 0;
@@ -92,10 +96,10 @@ export function playOrder(state) {
 }
 
 function liveCdfs(state, table, order) {
-  const { cdf } = turnChain(table);
+  const chain = turnChain(table);
   return order.map((seat, i) => {
-    const sixes = i === 0 && table.rules.six_again ? Math.min(state.sixes, cdf.length - 1) : 0;
-    return cdf[sixes][Math.min(state.positions[seat], FINISH)];
+    const sixes = i === 0 && table.rules.six_again ? Math.min(state.sixes, chain.layers - 1) : 0;
+    return chain.cdf(sixes, Math.min(state.positions[seat], FINISH));
   });
 }
 

@@ -4,7 +4,7 @@
 // included. Every roll's outcome comes from js/rules.js's apply, never from a rule
 // written again here. tests/js/test_odds_differential.py holds it to the Python chain.
 //
-// chain.cdf[sixes][square][k]: the chance that a token on `square` whose turn is at
+// chain.cdf(sixes, square)[k]: the chance that a token on `square` whose turn is at
 // `sixes` sixes has finished within k turns (the turn in progress counting as the first).
 
 import { apply, newGame, FINISH, MAX_SIXES } from "./rules.js";
@@ -46,7 +46,7 @@ export function rollTable(jumps, rules) {
   return outcomes;
 }
 
-/** [T0, T1, T2] as sparse rows ({to, p}): where a turn at `sixes` sixes ends, from each square. */
+/** [T0, T1, T2], sparse ({start, to, p} by row): where a turn at `sixes` sixes ends, from each square. */
 function turnMatrices(outcomes) {
   const dense = outcomes.map(() => new Float64Array(SQUARES * SQUARES));
   for (let sixes = outcomes.length - 1; sixes >= 0; sixes--) {
@@ -64,26 +64,30 @@ function turnMatrices(outcomes) {
     }
     matrix[FINISH * SQUARES + FINISH] = 1;
   }
-  return dense.map((matrix) => Array.from({ length: SQUARES }, (_, square) => {
+  return dense.map((matrix) => {
+    const start = new Int32Array(SQUARES + 1);
     const to = [];
     const p = [];
-    for (let j = 0; j < SQUARES; j++) {
-      if (matrix[square * SQUARES + j] !== 0) {
-        to.push(j);
-        p.push(matrix[square * SQUARES + j]);
+    for (let square = 0; square < SQUARES; square++) {
+      for (let j = 0; j < SQUARES; j++) {
+        if (matrix[square * SQUARES + j] !== 0) {
+          to.push(j);
+          p.push(matrix[square * SQUARES + j]);
+        }
       }
+      start[square + 1] = to.length;
     }
-    return { to: Int32Array.from(to), p: Float64Array.from(p) };
-  }));
+    return { start, to: Int32Array.from(to), p: Float64Array.from(p) };
+  });
 }
 
-function times(matrix, vector) {
-  const out = new Float64Array(SQUARES);
+/** out[at + s] = (matrix @ vector[from ...])[s]: vectors live in flat arrays, 101 apart. */
+function times(matrix, vector, from = 0, out = new Float64Array(SQUARES), at = 0) {
+  const { start, to, p } = matrix;
   for (let square = 0; square < SQUARES; square++) {
-    const { to, p } = matrix[square];
     let sum = 0;
-    for (let i = 0; i < to.length; i++) sum += p[i] * vector[to[i]];
-    out[square] = sum;
+    for (let i = start[square]; i < start[square + 1]; i++) sum += p[i] * vector[from + to[i]];
+    out[at + square] = sum;
   }
   return out;
 }
@@ -130,62 +134,102 @@ function liveSquares(outcomes) {
   return live;
 }
 
-function unfinished(column, live) {
+function unfinished(columns, live, at = 0) {
   let most = 0;
-  for (const s of live) most = Math.max(most, 1 - column[s]);
+  for (const s of live) most = Math.max(most, 1 - columns[at + s]);
   return most;
 }
 
-function tooSlow(matrices, column, live) {
-  const most = Math.max(...matrices.map((first) => unfinished(times(first, column), live)));
+function tooSlow(matrices, columns, at, live) {
+  const most = Math.max(...matrices.map((first) => unfinished(times(first, columns, at), live)));
   if (most > BUDGET_MASS) {
     throw new UnanalysableBoard("board_too_slow", `games on this board take too long to work out: after ${BUDGET_TURNS.toLocaleString("en")} turns a token is still short of ${FINISH} with a chance of ${most.toPrecision(2)} (at most ${BUDGET_MASS} is allowed)`);
   }
 }
 
-/** cdf0's columns, turn by turn, as markov.py's _build follows them (budget checked on the way). */
+/**
+ * cdf0 turn by turn, as markov.py's _build follows it (the budget checked on the way):
+ * column k (every square's chance to have finished within k turns) at k * SQUARES.
+ */
 function columnsOf(matrices, live) {
-  const start = new Float64Array(SQUARES);
-  start[FINISH] = 1;
-  const columns = [start];
+  const columns = new Float64Array(SQUARES * (MAX_TURNS + 1));
+  columns[FINISH] = 1;
+  let width = 1;
   let tail = 1;
-  while (columns.length <= MAX_TURNS) {
-    if (columns.length === BUDGET_TURNS) tooSlow(matrices, columns[columns.length - 1], live);
-    columns.push(times(matrices[0], columns[columns.length - 1]));
+  while (width <= MAX_TURNS) {
+    if (width === BUDGET_TURNS) tooSlow(matrices, columns, (width - 1) * SQUARES, live);
+    times(matrices[0], columns, (width - 1) * SQUARES, columns, width * SQUARES);
+    width += 1;
     if (tail < TAIL) break;
-    tail = unfinished(columns[columns.length - 1], live);
+    tail = unfinished(columns, live, (width - 1) * SQUARES);
   }
-  return columns;
+  return { columns: columns.slice(0, width * SQUARES), width };
 }
 
-/** Layer `sixes` >= 1: the turn in progress ends somewhere, then whole turns follow. */
-function layerOf(matrix, cdf0, width) {
-  return Array.from({ length: SQUARES }, (_, square) => {
-    const row = new Float64Array(width);
-    if (square === FINISH) return row.fill(1);
-    const { to, p } = matrix[square];
-    for (let i = 0; i < to.length; i++) {
-      const from = cdf0[to[i]];
-      const w = p[i];
-      for (let k = 1; k < width; k++) row[k] += w * from[k - 1];
+/**
+ * One board's and house rules' chain. cdf(sixes, square)[k]: the chance that a token on
+ * `square` whose turn is at `sixes` sixes has finished within k turns, k = 0..horizon,
+ * each row worked out when first asked for (a game asks for a few) and kept.
+ */
+class TurnChain {
+  constructor(matrices, columns, width, live) {
+    Object.assign(this, { matrices, columns, width, live, rows: new Map() });
+  }
+
+  get horizon() {
+    return this.width - 1;
+  }
+
+  /** How many sixes counts a turn can be in: 3 with six-again, else 1. */
+  get layers() {
+    return this.matrices.length;
+  }
+
+  cdf(sixes, square) {
+    const key = sixes * SQUARES + square;
+    let row = this.rows.get(key);
+    if (!row) {
+      row = sixes === 0 ? this.column(square) : this.layerRow(this.matrices[sixes], square);
+      this.rows.set(key, row);
     }
     return row;
-  });
+  }
+
+  column(square) {
+    const row = new Float64Array(this.width);
+    for (let k = 0; k < this.width; k++) row[k] = this.columns[k * SQUARES + square];
+    return row;
+  }
+
+  /** The turn in progress ends somewhere (a row of its matrix), then whole turns follow. */
+  layerRow(matrix, square) {
+    const row = new Float64Array(this.width);
+    if (square === FINISH) return row.fill(1);
+    for (let i = matrix.start[square]; i < matrix.start[square + 1]; i++) {
+      const from = this.cdf(0, matrix.to[i]);
+      const w = matrix.p[i];
+      for (let k = 1; k < this.width; k++) row[k] += w * from[k - 1];
+    }
+    return row;
+  }
+
+  /** The most probability still unfinished after the horizon, over every start. */
+  get tail() {
+    let tail = 0;
+    for (let sixes = 0; sixes < this.layers; sixes++) {
+      for (const s of this.live) tail = Math.max(tail, 1 - this.cdf(sixes, s)[this.horizon]);
+    }
+    return tail;
+  }
 }
 
 function build(jumps, rules) {
   const outcomes = rollTable(jumps, rules);
   const live = liveSquares(outcomes);
   const matrices = turnMatrices(outcomes);
-  const columns = columnsOf(matrices, live);
-  const width = columns.length;
-  const cdf0 = Array.from({ length: SQUARES }, (_, square) => Float64Array.from(columns, (column) => column[square]));
-  const cdf = [cdf0, ...matrices.slice(1).map((matrix) => layerOf(matrix, cdf0, width))];
-  let tail = 0;
-  for (const layer of cdf) for (const s of live) tail = Math.max(tail, 1 - layer[s][width - 1]);
-  return { cdf, horizon: width - 1, tail, live };
+  const { columns, width } = columnsOf(matrices, live);
+  return new TurnChain(matrices, columns, width, live);
 }
-
 const chains = new Map();
 
 function keyOf(jumps, rules) {
