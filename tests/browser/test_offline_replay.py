@@ -5,7 +5,8 @@ could not be loaded", because the page sent the record to the server for its odd
 page now works the story out itself. Here the first load keeps the app (the service
 worker), then the server process is killed and the browser is put offline; a quick Pass &
 Play game is played to its result, and the result's chart and the replay (its board, its
-chart and the moments that swung the game) must all be shown, at phone and desktop size.
+chart and the moments that swung the game) must all be shown, at phone and desktop size,
+as must the live odds beside the board while it is played.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from tests.browser.helpers import (
     script_dice,
     shot,
     start_pass_and_play,
-    use_instant_animations,
 )
 from tests.support.quick_game import first_seat_wins_quickly
 from tests.support.server import ServerProcess
@@ -55,7 +55,14 @@ def offline_page(
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        use_instant_animations(page)
+        page.goto("/")
+        # Instant moves, and the live odds beside the board shown.
+        page.evaluate(
+            "localStorage.setItem('snakes.settings',"
+            " JSON.stringify({speed: 'instant', sound: false, showOdds: true}))"
+        )
+        page.reload()
+        page.wait_for_selector("[data-screen=home]")
         page.evaluate(KEEP_SHELL)
         server.kill()
         context.set_offline(True)
@@ -74,6 +81,13 @@ def test_the_replay_of_a_game_played_offline_shows_its_chart_and_moments(
     start_pass_and_play(page, "Ana", "Ben")
     # Ana climbs 1->38, 51->67 and 71->91, and wins in five turns; Ben rolls 2s.
     script_dice(page, *first_seat_wins_quickly(2))
+    # The live odds beside the board are worked out in the page too: Ana's climb from 1
+    # to 38 puts her ahead.
+    page.get_by_test_id("roll").click()
+    rows = page.get_by_test_id("odds-row")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-value", "0.5304")
+    expect(page.get_by_test_id("odds-note")).not_to_contain_text("connection")
     play_to_result(page)
     expect(page.get_by_test_id("odds-chart-mini")).to_be_visible()
     expect(page.get_by_test_id("story-offline")).to_have_count(0)
@@ -90,8 +104,7 @@ def test_the_replay_of_a_game_played_offline_shows_its_chart_and_moments(
     climb = moments.filter(has_text="71")
     expect(climb).to_have_count(1)
     expect(climb).to_have_attribute("data-step", "7")
-    rows = page.get_by_test_id("replay-odds").locator("li")
-    expect(rows).to_have_count(2)
+    expect(page.get_by_test_id("replay-odds").locator("li")).to_have_count(2)
     shot(page, "offline-replay")
 
     # A moment jumps the replay there, and the board and the odds follow.
