@@ -1,7 +1,10 @@
 // The service worker: keeps the app shell (the page and /static/) so the installed game
 // starts at once and, with the server out of reach, still plays every game at your own
-// table (Play with AI, Pass & Play run in the page: js/local-room.js). Only a device that
-// never kept the shell gets the "no connection" page.
+// table (Play with AI, Pass & Play run in the page: js/local-room.js) and replays it with
+// its odds chart and moments (worked out in the page: js/local-story.js). The modules
+// loaded later (the replay, the chart, the chain) are kept with the rest, when the
+// worker installs after the first screen. Only a device that never kept the shell gets
+// the "no connection" page.
 // Game state is never cached: /api/, /ws and everything else go to the network untouched.
 //
 // Every start (a page navigation) asks the server for /shell.json. If that fails, the

@@ -2,7 +2,7 @@
 // dice, clock and speed, the server's pacing (/api/config, kept for offline play), and
 // every change kept in IndexedDB (js/local-store.js) for "Resume game".
 
-import { LocalRoom, newGameData, recordOf } from "./local-room.js";
+import { LocalRoom, newGameData } from "./local-room.js";
 import { rollDie } from "./local-dice.js";
 import { getGame, putGame } from "./local-store.js";
 import { getSettings, onSettingsChange, SPEEDS } from "./settings.js";
@@ -85,7 +85,7 @@ export async function openLocalRoom(code, deliver) {
 /**
  * The transport of a game at your own table (js/store.js): the room in the page, which
  * delivers the server's messages to the store, and the live odds while they are shown
- * (the server works them out of the record; offline, the store hears that they cannot be).
+ * (js/live-odds.js).
  */
 export function openLocalTransport(code, _secret, store) {
   let room = null;
@@ -97,9 +97,9 @@ export function openLocalTransport(code, _secret, store) {
     const tell = (odds, offline) => {
       if (!closed) store.dispatch({ type: "odds", version, odds, offline });
     };
-    import("./local-story.js")
-      .then(({ localOdds }) => localOdds(recordOf(room.game)))
-      .then((odds) => tell(odds, false), (err) => tell(null, Boolean(err && err.code === "offline")));
+    import("./live-odds.js").then(({ oddsOf }) => {
+      if (room && version === room.game.version) tell(oddsOf(room.state, room.table), false);
+    }, () => tell(null, true));
   };
   const stopSettings = onSettingsChange(askOdds);
   const deliver = (message) => {

@@ -35,7 +35,7 @@ export function initialState(code, { local = false } = {}) {
     notice: null, // {id, code, message, retryAfter}: a refusal to tell the player
     fatal: null, // {code, message, local}: the room is gone, or holds nothing of ours
     reactions: [], // [{id, seat, reaction}] not shown yet
-    oddsOffline: false, // a local game's odds need the server, which cannot be reached
+    oddsOffline: false, // a local game's odds could not be loaded (offline)
     serial: 0, // ids of refs, moments, notices and reactions
   };
 }
@@ -184,7 +184,7 @@ function reaction(state, { seat, reaction: id }) {
   return { ...state, serial, reactions: [...state.reactions, { id: serial, seat, reaction: id }].slice(-KEEP_REACTIONS) };
 }
 
-/** A local game's live odds, worked out by the server from its record (or not, offline). */
+/** A local game's live odds, worked out in the page (or not: offline). */
 function odds(state, { version, odds: values, offline = false }) {
   if (!state.room || state.room.version !== version) return state;
   const withOdds = (room) => (room && room.version === version ? { ...room, odds: values } : room);

@@ -1,6 +1,8 @@
-// The story of a finished game, from one call: GET /api/rooms/{code}/story[?game=N].
-// Every position and every seat's odds after each move come from the server's engine;
-// the replay and the chart only draw them. Asked once per game and kept for the visit.
+// The story of a finished game: every position and every seat's odds after each move.
+// An online game's comes from the server's engine, in one call (GET
+// /api/rooms/{code}/story[?game=N]); a game at your own table's is worked out in the
+// page from the record on this device (js/local-story.js), with no server. The replay
+// and the chart only draw it. Asked once per game and kept for the visit.
 
 import { ApiError } from "./api.js";
 import { t } from "./i18n.js";
@@ -17,8 +19,8 @@ export function storyUrl(code, game = null) {
 export function getStory(code, game = null) {
   const url = storyUrl(code, game);
   if (!stories.has(url)) {
-    // A game at your own table: its record is on this device; the server works the
-    // odds out of it (js/local-story.js), and says so plainly when it cannot be reached.
+    // A game at your own table: its record is on this device, and the page works its
+    // story out (js/local-story.js), offline too.
     const pending = isLocalCode(code) ? import("./local-story.js").then((m) => m.localStory(code, game)) : load(url);
     stories.set(url, pending);
     pending.catch(() => stories.delete(url));

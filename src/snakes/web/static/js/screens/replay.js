@@ -1,7 +1,7 @@
 // "Watch the replay": a finished game move by move on the board, beside the chart of
 // each seat's odds after every move. Positions, events and odds all come from the
-// server's story of the game (the engine replayed the record); this screen decides no
-// rule. Play/pause, step, first/last and speeds 1x-8x, all by keyboard too:
+// story of the game (js/story-data.js: the server's engine for an online game, the page's
+// port of it for a game at your own table); this screen decides no rule. Play/pause, step, first/last and speeds 1x-8x, all by keyboard too:
 // Space or K play/pause, Left/Right step, Home/End first/last, 1/2/4/8 the speed.
 
 import { h, isInteractive } from "../dom.js";
