@@ -166,10 +166,18 @@ def test_a_guests_play_again_leaves_everyone_on_their_results(
 
 
 def test_the_host_starts_with_those_who_agreed_and_the_others_stay(
-    three_on_results: tuple[ServerProcess, str, list[Page]],
+    browser: Browser, three_on_results: tuple[ServerProcess, str, list[Page]]
 ) -> None:
     server, code, (hana, gus, cy) = three_on_results
+    # Someone who only watched the game is on its results too, on a phone.
+    watching = checked_page(browser, server, PHONE)
+    watcher = next(watching)
+    watcher.goto("/")
+    watcher.evaluate("localStorage.setItem('snakes.settings', '{\"speed\": \"instant\"}')")
+    watcher.goto(f"/#/result/{code}")
+    watcher.wait_for_selector("[data-screen=result] [data-testid=result-list]")
     gus.get_by_test_id("play-again").click()
+    expect(_row(watcher, 1).get_by_test_id("wants-again")).to_be_visible()
     expect(hana.get_by_test_id("start-rematch")).to_have_text("Start with 2 players")
     hana.get_by_test_id("start-rematch").click()
     for page in (hana, gus):
@@ -184,6 +192,16 @@ def test_the_host_starts_with_those_who_agreed_and_the_others_stay(
     expect(cy.locator("[data-screen=result]")).to_be_visible()
     expect(cy.get_by_test_id("result-row")).to_have_count(3)
     snap(cy, "rematch-without-you")
+    # The one who only watched is told a new game began (nothing was "without" them), and
+    # nobody's row still wants to play again: that proposal is over.
+    expect(watcher.get_by_test_id("rematch-waiting")).to_have_text(
+        "A new game has started. Watch the new game"
+    )
+    for page in (cy, watcher):
+        expect(page.get_by_test_id("wants-again")).to_have_count(0)
+    snap(watcher, "rematch-watcher")
+    for _ in watching:  # its own checks (no page errors) run as it closes
+        pass
     cy.get_by_test_id("watch-new-game").click()
     cy.wait_for_selector("[data-screen=game]")
     expect(cy.get_by_test_id("seat-card")).to_have_count(2)

@@ -102,6 +102,7 @@ class ResultScreen {
     const winner = winnerRow ? seatOf(room, winnerRow.seat) : null;
     // A player who left an online game is no longer at its table: no rematch for them.
     const mine = [...mySeats(state)].some((seat) => room.mode !== "online" || (room.seats[seat] && room.seats[seat].status !== "left"));
+    this.held = mySeats(state).size > 0; // this device played the game shown (or only watched it)
     this.again = h("button", { class: "button button-primary button-huge", type: "button", dataset: { testid: "play-again" }, hidden: !mine, on: { click: () => this.room.dispatch({ type: "intent", message: { type: "rematch" } }) } }, t("result.again"));
     this.startNow = h("button", { class: "button button-secondary", type: "button", dataset: { testid: "start-rematch" }, hidden: true, on: { click: () => this.room.dispatch({ type: "intent", message: { type: "rematch", start: true } }) } });
     const local = this.room.recordUrl(room.game_number);
@@ -171,7 +172,9 @@ class ResultScreen {
     this.again.hidden = true;
     this.startNow.hidden = true;
     this.proposal.hidden = false;
-    this.proposal.replaceChildren(t("result.startedWithout"), " ",
+    // The proposal is over: nobody's row still wants to play again.
+    for (const tag of this.body.querySelectorAll("[data-testid=wants-again]")) tag.remove();
+    this.proposal.replaceChildren(t(this.held ? "result.startedWithout" : "result.newGameStarted"), " ",
       h("a", { class: "button button-secondary", href: `#/game/${this.code}`, dataset: { testid: "watch-new-game" } }, t("result.watchNew")));
   }
 
