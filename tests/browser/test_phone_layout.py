@@ -89,6 +89,7 @@ def test_pass_and_play_turn_fits_a_phone_with_six_players(
         open_setup(page, "pass")
         while page.get_by_test_id("seat-name").count() < 6:
             page.get_by_test_id("add-seat").click()
+        page.get_by_test_id("seat-name").nth(0).fill("Grandma Rosalind")
         start_game(page)
         page.get_by_test_id("roll").click()
         expect(page.get_by_test_id("log-line")).to_contain_text("rolled")
@@ -102,5 +103,11 @@ def test_pass_and_play_turn_fits_a_phone_with_six_players(
         for index in range(6):
             box = cards.nth(index).bounding_box()
             assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+        # Six chips on a phone: a long name shows whole, not "Grand…".
+        name = cards.nth(0).locator(".seat-name")
+        expect(name).to_have_text("Grandma Rosalind")
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), "the name is cut"
+        board = page.get_by_test_id("board").bounding_box()
+        assert board is not None and board["width"] >= 0.85 * PHONE["width"], board
     finally:
         context.close()
