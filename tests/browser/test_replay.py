@@ -72,11 +72,11 @@ def test_the_replay_steps_to_the_ladder_and_shows_the_engines_board(
 ) -> None:
     page = story_page
     code = play_scripted_game(page, server)
+    # The result screen's small chart (drawn once the story is worked out, by a module
+    # the screen loads when it shows it), then "Watch the replay" by keyboard.
+    expect(page.get_by_test_id("odds-chart-mini")).to_be_visible()
     story = page_story(page, code)
     assert [s["positions"] for s in story["steps"]][LADDER_MOVE] == [84, 3]
-
-    # The result screen's small chart, then "Watch the replay" by keyboard.
-    expect(page.get_by_test_id("odds-chart-mini")).to_be_visible()
     assert serious_violations(page) == []
     snap(page, "story-result")
     _tab_to(page, "watch-replay")

@@ -104,12 +104,19 @@ const KEPT = "/static/content/";
 export function getContent(lang) {
   if (!contents.has(lang)) {
     const code = encodeURIComponent(lang);
-    const asked = request("GET", `/api/content?lang=${code}`)
-      .catch((err) => (err.code === "network" ? request("GET", `${KEPT}${code}.json`) : Promise.reject(err)));
+    const asked = request("GET", `/api/content?lang=${code}`).catch((err) => (err.code === "network" ? keptContent(code, err) : Promise.reject(err)));
     contents.set(lang, asked);
     asked.catch(() => contents.delete(lang));
   }
   return contents.get(lang);
+}
+
+/** The copy kept with the app shell, asked for apart from the server's API (an answer from
+ * the device's cache says nothing of whether the server can be reached). */
+async function keptContent(code, err) {
+  const response = await fetch(`${KEPT}${code}.json`).catch(() => null);
+  if (!response || !response.ok) throw err;
+  return response.json();
 }
 
 /** The room's last finished game's record, or game number `game` of the room. */
