@@ -109,7 +109,8 @@ def _walk(browser: Browser, server: ServerProcess, size: dict[str, int]) -> None
             watcher.context.close()
         # The server goes away: the page says so and keeps trying.
         server.stop()
-        expect(guest.get_by_test_id("turn-banner")).to_contain_text("Reconnecting")
+        expect(guest.get_by_test_id("turn-banner")).to_have_text("Server unreachable")
+        expect(guest.get_by_test_id("log-line")).to_contain_text("cannot be reached")
         found["connection lost"] = serious_violations(guest)
     finally:
         guest.context.close()

@@ -85,7 +85,10 @@ def test_an_online_game_says_offline_within_3_s_and_what_it_means(
                 expect(connection).to_have_attribute("data-state", "offline", timeout=WITHIN)
                 expect(connection).to_be_visible(timeout=WITHIN)
                 expect(connection).to_contain_text("Offline")
-                expect(banner).to_contain_text("your turn may be skipped", timeout=WITHIN)
+                expect(banner).to_have_text("You are offline", timeout=WITHIN)
+                expect(page.get_by_test_id("log-line")).to_contain_text(
+                    "your turn may be skipped", timeout=WITHIN
+                )
                 expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "true")
             finally:
                 doc_shot(page, "connection-offline")  # 3 s on: what the player sees by then

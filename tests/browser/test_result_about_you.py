@@ -98,3 +98,23 @@ def test_a_shared_table_celebrates_whoever_won(page: Page) -> None:
     expect(page.get_by_test_id("winner")).to_have_text("Ana wins!")
     expect(page.locator(".trophy")).to_have_count(1)
     snap(page, "result-shared-table")
+
+
+def test_a_shared_table_celebrates_last_one_standing_too(page: Page) -> None:
+    """Pass & Play, Last One Standing: the whole finishing order is the table's own, so
+    its first place has the trophy, as a Classic winner's has (it had none)."""
+    open_setup(page, "pass")
+    fields = page.locator("[data-screen=setup] input[type=text]")
+    fields.nth(0).fill("Ana")
+    fields.nth(1).fill("Ben")
+    page.get_by_test_id("finish-last-one-standing").check()
+    # Ana finishes in five turns; then Ben, at 8, climbs 9 -> 31, 36 -> 44, 51 -> 67,
+    # 71 -> 91 and reaches 100 (checked with `snakes replay --mode last-one-standing`).
+    script_dice(page, *first_seat_wins_quickly(2), 1, 5, 4, 3, 4, 5, 4)
+    start_game(page)
+    while next_step(page) == "roll":
+        page.get_by_test_id("roll").click()
+    page.wait_for_selector(RESULT_LIST)
+    expect(page.get_by_test_id("result-row")).to_have_count(2)
+    expect(page.locator(".winner-banner .trophy")).to_have_count(1)
+    snap(page, "result-shared-table-last-one-standing")

@@ -135,9 +135,20 @@ describe("the server's messages", () => {
 describe("the connection", () => {
   test("its state is the state's, since when it changed (an outage tells device from server)", () => {
     let state = play(initialState("K7Q2MX"), { type: "connection", state: "offline", at: 100 });
-    assert.deepEqual(state.connection, { state: "offline", since: 100 });
+    assert.deepEqual(state.connection, { state: "offline", since: 100, lost: 100 });
     state = play(state, { type: "connection", state: "reconnecting", at: 200 });
-    assert.deepEqual(state.connection, { state: "reconnecting", since: 200 });
+    assert.deepEqual(state.connection, { state: "reconnecting", since: 200, lost: 100 });
+  });
+
+  test("an outage is one from its start: a retry in the same state changes nothing", () => {
+    let state = play(online(), { type: "connection", state: "reconnecting", at: 10 });
+    const down = state;
+    state = play(state, { type: "connection", state: "reconnecting", at: 600 });
+    assert.equal(state, down, "a failed retry is the same outage");
+    state = play(state, { type: "connection", state: "offline", at: 900 });
+    assert.deepEqual(state.connection, { state: "offline", since: 900, lost: 10 });
+    state = play(state, { type: "connection", state: "open", at: 1500 });
+    assert.deepEqual(state.connection, { state: "open", since: 1500, lost: null });
   });
 
   test("reconnecting: no roll while the socket is down, and a roll in flight is forgotten", () => {

@@ -172,6 +172,7 @@ def test_the_server_serves_the_languages(server: ServerProcess) -> None:
     later = json.loads(page_catalogue(raw, later=True))["messages"]
     assert "verify.title" in later and "verify.title" not in served
     assert "online.roomBoard" in served  # the game screen's heading in an online room
+    assert "result.wins" in served and "result.youWon" in later  # the board's moment
     status, later_copy, _ = server.raw("/static/i18n/de.later.json")
     assert status == 200 and json.loads(later_copy)["messages"] == later
     whole = json.loads(raw)["messages"]

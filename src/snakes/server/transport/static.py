@@ -47,12 +47,16 @@ NO_CACHE = "no-cache"
 # Catalogue keys only the server uses (it builds How to play and the FAQ).
 SERVER_ONLY = ("howto.", "faq.")
 # Catalogue keys of what a first game never shows (Verify, the replay and its chart,
-# Settings, the reactions, the live odds, the online screens): the page fetches them
-# apart, with the first such screen or part (i18n/<code>.later.json; js/i18n.js,
-# loadLater), so the first load does not carry them. The one online word the game
-# screen itself writes (its heading in an online room) stays in the first part.
-LATER_KEYS = ("verify.", "replay.", "chart.", "settings.", "reaction.", "odds.", "online.")
-FIRST_KEYS = frozenset({"online.roomBoard"})
+# Settings, the reactions, the live odds, the online screens and table, the result):
+# the page fetches them apart, with the first such screen or part (i18n/<code>.later.json;
+# js/i18n.js, loadLater), so the first load does not carry them. The words the game
+# screen itself writes (its heading in an online room, the winner's moment) stay in the
+# first part.
+LATER_KEYS = (
+    "verify.", "replay.", "chart.", "settings.", "reaction.", "odds.", "online.",
+    "countdown.", "result.",
+)  # fmt: skip
+FIRST_KEYS = frozenset({"online.roomBoard", "result.wins"})
 MANIFEST = "/manifest.webmanifest"
 # The page's own words: <tag data-i18n="key">text</tag>, data-i18n-attr="attr:key;…".
 _TEXT = re.compile(r'(<(\w+)\b[^>]*\sdata-i18n="([\w.]+)"[^>]*>)([^<]*)(</\2>)')

@@ -13,7 +13,7 @@ export class ApiError extends Error {
 }
 
 // Can the game server be reached: "offline" (this device says so), else what the last
-// request found: "ok", or "unreachable" (no answer, or a proxy's 502-504).
+// request to /api/ found: "ok", or "unreachable" (no answer, or a proxy's 502-504).
 let heardOk = true;
 let heardAt = 0;
 const reachers = new Set();
@@ -45,6 +45,7 @@ export async function checkReach(fresh = 0) {
 }
 
 async function request(method, path, body) {
+  const server = path.startsWith("/api/"); // not a copy the service worker keeps
   let response;
   try {
     response = await fetch(path, {
@@ -54,10 +55,10 @@ async function request(method, path, body) {
       credentials: "same-origin",
     });
   } catch {
-    heard(false);
+    if (server) heard(false);
     throw new ApiError("network", t("error.network"));
   }
-  heard(![502, 503, 504].includes(response.status));
+  if (server) heard(![502, 503, 504].includes(response.status));
   let data = null;
   try {
     data = await response.json();

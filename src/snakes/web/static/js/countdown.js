@@ -45,6 +45,8 @@ export class Countdown {
     }
     this.stop();
     this.el.hidden = false;
+    this.el.classList.remove("frozen");
+    delete this.el.dataset.frozen;
     const total = c.total_ms || c.remaining_ms || 1;
     const deadline = typeof c.deadline_ms === "number"
       ? toLocal(c.deadline_ms)
@@ -62,6 +64,19 @@ export class Countdown {
     };
     tick();
     if (!c.paused) this.timer = setInterval(tick, TICK_MS);
+  }
+
+  /**
+   * No connection: what this device shows cannot run on, so it stops where it was and
+   * says why (`reason`: "offline" or "unreachable"), until the room is shown again.
+   */
+  freeze(reason, text) {
+    if (this.el.hidden || this.el.dataset.frozen === reason) return;
+    this.stop();
+    this.el.dataset.frozen = reason;
+    this.el.classList.remove("urgent");
+    this.el.classList.add("frozen");
+    this.text.textContent = text;
   }
 
   stop() {

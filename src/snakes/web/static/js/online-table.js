@@ -19,6 +19,7 @@ export function onlineTable({ store, ui, ctx, focusRoll }) {
   ui.countdownPlace.replaceWith(countdown.el);
   const reactions = tableReactions(store, ui);
   const removal = removalNotice(ctx);
+  const outage = tableOutage(ui, countdown, store);
   const onVisible = () => {
     if (!document.hidden) ctx.setTitle(t("game.title"));
   };
@@ -32,6 +33,7 @@ export function onlineTable({ store, ui, ctx, focusRoll }) {
       countdown.show(state.room && !isOver(state.room) ? state.room.countdown : null);
       turnSignal(state, prev);
     }
+    outage.render(state);
     if (state.shown !== prev.shown && state.shown) renderFair(state.shown);
     if (state.shown) {
       const racingMine = state.shown.seats.some((seat) => mySeats(state).has(seat.index) && seat.status === "racing");
@@ -97,8 +99,10 @@ export function onlineTable({ store, ui, ctx, focusRoll }) {
     render,
     removePlayer,
     noticeText: reactions.noticeText,
+    outageText: outage.text,
     stop() {
       countdown.stop();
+      outage.stop();
       reactions.stop();
       document.removeEventListener("visibilitychange", onVisible);
     },
@@ -126,6 +130,66 @@ function removalNotice(ctx) {
   return {
     render(state) {
       if (!told && state.room && removedMine(state)) tell(state.room);
+    },
+  };
+}
+
+const LONG_OUTAGE_MS = 10_000; // no connection this long: say what happens next
+
+/**
+ * An outage told truly, and as it lasts: this device offline (the game goes on without
+ * it), or the game server out of reach (then nothing goes on: once it is back, the game
+ * goes on where it stopped, its countdown started again in full). The banner says which;
+ * the line under it (the last event's, given back after) what it means, and after a
+ * while what happens next. Meanwhile the countdown stops where it was: it cannot be
+ * followed from here, or cannot run at all.
+ */
+function tableOutage(ui, countdown, store) {
+  let timer = null;
+  let lost = null;
+  let said = "";
+  let before = null; // the line's words before the outage
+  const kindOf = (c) => (c.lost === null || c.state === "closed" ? null : c.state === "offline" ? "offline" : "unreachable");
+  const key = (state) => {
+    const kind = kindOf(state.connection);
+    return kind && `${kind}${Date.now() - state.connection.lost >= LONG_OUTAGE_MS ? "Long" : ""}`;
+  };
+  const text = (state) => {
+    const kind = kindOf(state.connection);
+    return kind && t(`online.outage.${kind}`);
+  };
+  const tell = (state) => {
+    const which = key(state);
+    const note = which ? t(`online.outageNote.${which}`) : "";
+    if (note && note !== said) {
+      if (before === null) before = ui.logLine.textContent;
+      ui.banner.textContent = text(state);
+      ui.logLine.textContent = note;
+      ui.logLine.classList.add("outage");
+      announcer.speak(`${text(state)}. ${note}`);
+    } else if (!note && said) {
+      // Back: the last event's words again, unless a newer one was written meanwhile.
+      if (ui.logLine.textContent === said) ui.logLine.textContent = before;
+      ui.logLine.classList.remove("outage");
+      before = null;
+    }
+    said = note;
+  };
+  return {
+    text,
+    render(state) {
+      const c = state.connection;
+      const kind = kindOf(c);
+      if (kind) countdown.freeze(kind, t(`online.countdown.${kind}`));
+      if (c.lost !== lost) {
+        lost = c.lost;
+        clearTimeout(timer);
+        if (kind) timer = setTimeout(() => tell(store.getState()), c.lost + LONG_OUTAGE_MS - Date.now());
+      }
+      tell(state);
+    },
+    stop() {
+      clearTimeout(timer);
     },
   };
 }

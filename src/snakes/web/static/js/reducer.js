@@ -20,8 +20,9 @@ export function initialState(code, { local = false } = {}) {
   return {
     code,
     local,
-    // "connecting" | "open" | "reconnecting" | "offline" | "closed", since when (ms).
-    connection: { state: local ? "open" : "connecting", since: 0 },
+    // "connecting" | "open" | "reconnecting" | "offline" | "closed", since when (ms), and
+    // since when there has been no connection (the outage's start: null while connected).
+    connection: { state: local ? "open" : "connecting", since: 0, lost: null },
     room: null, // the newest room view the room sent
     you: null, // {seats, host, spectator}: what this device holds there
     shown: null, // the room as the screens show it: the last moment played
@@ -97,6 +98,19 @@ export function reduce(state, event) {
   return handler ? handler(state, event) : state;
 }
 
+/** The socket's state; a retry in the same state changes nothing (an outage that goes
+ * on is one outage, from offline to out of reach and back alike). */
+function connection(state, { state: now, at = 0 }) {
+  const was = state.connection;
+  if (was.state === now) return state;
+  const lost = now === "open" || now === "connecting" ? null : (was.lost ?? at);
+  return {
+    ...state,
+    connection: { state: now, since: at, lost },
+    asked: now === "open" ? state.asked : without(state.asked, "roll"),
+  };
+}
+
 const HANDLERS = {
   welcome,
   update,
@@ -104,11 +118,7 @@ const HANDLERS = {
   error,
   reaction,
   pong: (state) => state,
-  connection: (state, { state: now, at = 0 }) => ({
-    ...state,
-    connection: { state: now, since: at },
-    asked: now === "open" ? state.asked : without(state.asked, "roll"),
-  }),
+  connection,
   odds,
   roll: rollIntent,
   skip,

@@ -181,10 +181,10 @@ class GameScreen {
     const seat = shown.seats[shown.turn];
     if (isOver(shown)) return t("game.over");
     // Not connected: say so, and what the game waits for (a local game waits for this
-    // device; an online one runs on, and this player's countdown with it).
+    // device; an online room's table tells its outage as it lasts: js/online-table.js).
     const connection = state.connection.state;
     const where = shown.mode === "online" ? "online" : "local";
-    if (connection !== "open") return t(connection === "offline" ? `game.offline.${where}` : `game.reconnecting.${where}`);
+    if (connection !== "open") return (this.online && this.online.outageText(state)) || t(connection === "offline" ? `game.offline.${where}` : `game.reconnecting.${where}`);
     if (state.asked.finish_ai) return t("game.playingRest");
     if (watching(state) && seat) return t("game.watchingTurn", { name: seat.name });
     return null;
@@ -223,8 +223,9 @@ class GameScreen {
   }
 
   loadOnline() {
-    this.online = { render: () => {}, noticeText: () => null, removePlayer: null, stop: () => {} };
-    import("../online-table.js").then((module) => {
+    this.online = { render: () => {}, noticeText: () => null, outageText: () => null, removePlayer: null, stop: () => {} };
+    // Its words (the outage's among them) come with the catalogue's later part.
+    Promise.all([import("../online-table.js"), loadLater()]).then(([module]) => {
       if (this.gone) return;
       this.online = module.onlineTable({ store: this.room, ui: this.ui, ctx: this.ctx, focusRoll: () => this.focusRollIfMine() });
       const state = this.room.getState();

@@ -200,7 +200,7 @@ function headline(room, classic, winner, winnerRow, { yours, place, celebrate })
     let title = t("result.wins", { name: winner.name });
     if (yours && yours.seat === winner.index) title = t("result.youWon");
     else if (yours && yours.status !== "left") title = t("result.theyWonYouCame", { name: winner.name, place: ordinal(place) });
-    return h("div", { class: ["winner-banner", yours && "about-you"] },
+    return h("div", { class: "winner-banner" },
       trophy,
       h("span", { class: `token-badge big colour-${winner.colour}`, "aria-hidden": "true" }, marks[room.seats.indexOf(winner)]),
       h("h2", { class: "winner-name", dataset: { testid: "winner" } }, title),
@@ -208,7 +208,7 @@ function headline(room, classic, winner, winnerRow, { yours, place, celebrate })
   }
   const placed = !classic && yours && yours.status !== "left";
   return h("div", { class: "winner-banner" },
-    placed && place === 1 ? h("span", { class: "trophy", "aria-hidden": "true" }) : null,
+    trophy,
     h("h2", { class: "winner-name", dataset: placed ? { testid: "winner" } : {} },
       placed ? t("result.youCame", { place: ordinal(place) }) : classic ? t("result.gameOver") : t("result.standings")),
     h("p", { class: "winner-sub" }, classic ? t("result.nobody", { finish: 100 }) : t("result.standingsSub")));
