@@ -30,6 +30,10 @@ export class Countdown {
       this.text, h("span", { class: "countdown-bar" }, this.fill));
     this.timer = null;
     this.key = "";
+    this.tick = null;
+    this.ticking = false;
+    this.onVisibility = () => this.resume();
+    document.addEventListener("visibilitychange", this.onVisibility);
   }
 
   /**
@@ -62,8 +66,22 @@ export class Countdown {
       this.el.classList.toggle("urgent", !c.paused && left < 5000);
       if (!c.paused && left <= 0) this.stop();
     };
+    this.tick = tick;
+    this.ticking = !c.paused;
     tick();
-    if (!c.paused) this.timer = setInterval(tick, TICK_MS);
+    this.resume();
+  }
+
+  /**
+   * Ticks only while the page is seen: a hidden tab's countdown costs nothing, and it is
+   * right again the moment the tab is shown (it counts to the deadline, not by ticks).
+   */
+  resume() {
+    clearInterval(this.timer);
+    this.timer = null;
+    if (!this.ticking || document.hidden) return;
+    this.tick();
+    if (this.ticking) this.timer = setInterval(this.tick, TICK_MS);
   }
 
   /**
@@ -82,5 +100,12 @@ export class Countdown {
   stop() {
     clearInterval(this.timer);
     this.timer = null;
+    this.ticking = false;
+  }
+
+  /** Gone with its screen: nothing of it runs on. */
+  destroy() {
+    this.stop();
+    document.removeEventListener("visibilitychange", this.onVisibility);
   }
 }

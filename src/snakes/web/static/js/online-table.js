@@ -101,7 +101,7 @@ export function onlineTable({ store, ui, ctx, focusRoll }) {
     noticeText: reactions.noticeText,
     outageText: outage.text,
     stop() {
-      countdown.stop();
+      countdown.destroy();
       outage.stop();
       reactions.stop();
       document.removeEventListener("visibilitychange", onVisible);
