@@ -1,7 +1,8 @@
 """The countdown shows the time the player really has, through a turn change and a skip:
 the moment an update starts a new countdown, the screen counts to its deadline (never
 the last turn's leftover), and after a skip the banner, the seat cards and the countdown
-agree at once. The server runs with the test hooks: its clock moves only when the test
+agree at once (a player whose own turn was missed is never told "Your turn" above the next
+player's countdown). The server runs with the test hooks: its clock moves only when the test
 says, so a skip comes exactly when the test makes it."""
 
 from __future__ import annotations
@@ -167,3 +168,14 @@ def test_the_countdown_is_never_stale_through_a_turn_change_and_a_skip(
                 assert shown["current"] == "0", f"{moment}: 'Your turn' with seat {shown}"
         expect(page.get_by_test_id("turn-banner")).to_have_text("Your turn, Hana!")
         expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "false")
+
+        # Now Hana misses her own turn. Her screen never names her "Your turn, Hana!" above
+        # Gus's fresh countdown (it did for about 0.25 s while the skip's moment played):
+        # the turn it passes to is shown with its countdown, at once.
+        server.advance(COUNTDOWN + 1)
+        missed = _arrival(page, "(u) => u.skipped && u.turn === 1")
+        page.wait_for_function(f"() => Date.now() > {missed['at']} + 1000")
+        for shown in _after(page, missed["at"] + FRESH_WITHIN_MS, missed["at"] + 1000):
+            moment = f"{shown['at'] - missed['at']:.0f} ms after Hana's turn was missed"
+            assert not shown["banner"].startswith("Your turn"), f"{moment}: {shown}"
+        expect(page.get_by_test_id("turn-banner")).not_to_contain_text("Your turn")

@@ -83,7 +83,9 @@ async function animate(player, ev, room) {
   const seat = ev.seat;
   const step = MOVES[ev.type];
   if (step) await step(player, ev, room, { board, tokens, squares, seat });
-  await tokens.layout(squares, { glide: true });
+  // A missed turn moves no token: nothing to glide, and the turn it passes to is shown
+  // at once (its banner never lags behind the next player's countdown).
+  if (step || ev.type !== "skipped") await tokens.layout(squares, { glide: true });
   tokens.setCurrent(player.turn);
   player.view.cards(room, squares, player.turn);
   player.renderTray(room);
