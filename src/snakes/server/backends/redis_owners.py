@@ -39,7 +39,7 @@ from snakes.server.rooms.errors import (
     unavailable,
 )
 from snakes.server.rooms.intents import Intent
-from snakes.server.rooms.messages import Forward, ForwardAnswer, encode_node
+from snakes.server.rooms.messages import Forward, ForwardAnswer, encode_node, prepare_intents
 from snakes.server.rooms.work import Caller
 from snakes.server.runtime.owners import ANSWERED, NotOwner, OutcomeLost, Serve
 from snakes.server.runtime.session import Session
@@ -86,6 +86,9 @@ class RedisOwners:
         self.pipe = pipe
         self.prefix = prefix
         self.timeout = timeout
+        # The intents' readers are made now, not by the first intent forwarded: making
+        # them takes about 0.1 s, which a forward's deadline (``timeout``) must not pay.
+        prepare_intents()
         """Seconds any call to Redis here may take (a forward: the owner's answer too)."""
         self.node = secrets.token_hex(6)
         self._room_key, self._owner_key, self._people_key = room_key, owner_key, people_key
