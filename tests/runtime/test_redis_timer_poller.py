@@ -45,8 +45,8 @@ def test_the_poller_sleeps_until_the_next_due_timer_and_a_commit_here_wakes_it(
             await _polled(backend, now + POLL_MAX_SECONDS)  # nothing set: a second
             # This node commits a countdown due sooner: it looks again at that time.
             due = now + 0.2
-            await backend.redis.zadd(backend._timers, {"ROOM01|turn": due})
-            backend._timers_set(Work(timers={"turn": due}))
+            await backend.redis.zadd(backend.keys.timers("ROOM01"), {"ROOM01|turn": due})
+            backend._timers_set("ROOM01", Work(timers={"turn": due}))
             await _polled(backend, due)
             assert fired == []
             clock.advance(0.2)

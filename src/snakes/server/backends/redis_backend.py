@@ -24,15 +24,21 @@ import logging
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, ResponseError
 
+import redis
 from snakes.engine import action_to_data
 from snakes.server import jsontext
 from snakes.server.backends.interfaces import FireTimer, StoreUnanswered, StoreUnavailable
+from snakes.server.backends.redis_cluster import ClusterPipes
+from snakes.server.backends.redis_keys import RedisKeys
 from snakes.server.backends.redis_owners import REQUEST_SECONDS, RedisOwners
 from snakes.server.backends.redis_pipe import TIMEOUT_SECONDS, Pipe, Unanswered
+from snakes.server.backends.redis_shards import ShardListener
 from snakes.server.backends.redis_wire import Replies
 from snakes.server.backends.rows import RowPlan
 from snakes.server.clock import Clock, WallClock
@@ -88,6 +94,20 @@ local function publish(presence, node, inboxes, message)
 end
 """
 
+# On a cluster: the room's own sharded channel (ARGV[9] names it), once, when another node
+# has a connection to the room; the nodes that do listen to it there.
+_SHARD_PUBLISH = """
+local function publish(presence, node, channel, message)
+    for _, key in ipairs(redis.call('HKEYS', presence)) do
+        local slash = string.find(key, '/', 1, true)
+        if slash and string.sub(key, 1, slash - 1) ~= node then
+            redis.call('SPUBLISH', channel, message)
+            return
+        end
+    end
+end
+"""
+
 # KEYS: room, actions, owner, timers, presence, and the intent's outcome key if it has one.
 # ARGV: node, created, expected rev, new rev, data ('' to keep the row: only the live part
 #       changes), delete, new game, ttl, inbox prefix, code, live, whether to set the
@@ -95,9 +115,7 @@ end
 #       time to live, then counted lists:
 #       actions; timers as (name, due or ''); one envelope or none; record as (key, text,
 #       latest key, game, ttl) or none.
-_COMMIT = (
-    _PUBLISH
-    + """
+_COMMIT_BODY = """
 local node, created = ARGV[1], ARGV[2]
 if created == '1' then
     if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
@@ -152,21 +170,53 @@ if ARGV[i] == '1' then
 end
 return 1
 """
-)
+_COMMIT = _PUBLISH + _COMMIT_BODY
+_CLUSTER_COMMIT = _SHARD_PUBLISH + _COMMIT_BODY
 
 
 # KEYS: owner, room, presence. ARGV: node, rev, inbox prefix, message. Messages
 # that need no write (a welcome) still go out only from the room's owner, at the
 # revision it holds.
-_SEND = (
-    _PUBLISH
-    + """
+_SEND_BODY = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[2], 'rev') ~= ARGV[2] then return 0 end
 publish(KEYS[3], ARGV[1], ARGV[3], ARGV[4])
 return 1
 """
-)
+_SEND = _PUBLISH + _SEND_BODY
+_CLUSTER_SEND = _SHARD_PUBLISH + _SEND_BODY
+
+
+def cluster_mode(url: str, timeout: float) -> tuple[str, bool]:
+    """Whether ``url`` names a node of a Redis Cluster, and the URL for redis-py.
+
+    ``?cluster=yes`` or ``?cluster=no`` says so; otherwise the node is asked (``INFO
+    cluster``) once, as the server starts. A node that cannot be asked then is taken for
+    a plain Redis, and a warning says to name the mode.
+    """
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    said = [value for name, value in query if name == "cluster"]
+    url = urlunsplit(parts._replace(query=urlencode([q for q in query if q[0] != "cluster"])))
+    if said:
+        if said[-1] not in ("yes", "no"):
+            raise ValueError("the Redis URL's cluster= is yes or no")
+        return url, said[-1] == "yes"
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        try:
+            info = client.info("cluster")
+        finally:
+            client.close()
+    except (redis.RedisError, OSError) as error:
+        log.warning(
+            "could not ask %s whether it is a Redis Cluster (%s): taken for one Redis;"
+            " add ?cluster=yes to the URL if it is a cluster",
+            parts.hostname,
+            error,
+        )
+        return url, False
+    return url, bool(info.get("cluster_enabled"))
 
 
 class RedisBackend:
@@ -190,19 +240,39 @@ class RedisBackend:
         # connecting, and each reply (redis-py drops a connection whose read timed out,
         # and retries nothing: its connections' default). RESP2: no pushes between
         # replies, on any connection.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=REDIS_CONNECTIONS,
-            timeout=timeout,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            protocol=2,
-            decode_responses=True,
-            health_check_interval=5,
-        )
+        url, cluster = cluster_mode(url, timeout)
+        options: dict[str, Any] = {
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+            "protocol": 2,
+            "decode_responses": True,
+        }
+        self.cluster = cluster
+        """Whether the Redis named is a Redis Cluster (``redis_cluster``)."""
+        self.keys = RedisKeys(prefix, cluster=cluster)
+        self.pipe: Pipe | ClusterPipes
+        """The commits and forwards of every roll, sent together when they come within
+        ``window`` seconds of each other."""
+        self.redis: Any
+        if cluster:
+            # redis-py follows the cluster's map for the commands off the hot path.
+            self.redis = RedisCluster.from_url(url, max_connections=REDIS_CONNECTIONS, **options)
+            connection = dict(aioredis.ConnectionPool.from_url(url, **options).connection_kwargs)
+            for address in ("host", "port"):
+                connection.pop(address, None)
+            self.pipe = ClusterPipes(self.redis, connection, window, timeout)
+        else:
+            pool = aioredis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=REDIS_CONNECTIONS,
+                timeout=timeout,
+                health_check_interval=5,
+                **options,
+            )
+            self.redis = aioredis.Redis(connection_pool=pool)
+            self.pipe = Pipe(pool, window, timeout)
         self.timeout = timeout
         """Seconds any one call to Redis may take, commands and connecting included."""
-        self.redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
         self.hub = hub
         self.clock: Clock = clock or WallClock()
@@ -213,12 +283,7 @@ class RedisBackend:
         """What this node last wrote of each room's row (``rows.py``)."""
         self._expiry: dict[str, tuple[int, float]] = {}
         """Each room's keys' time to live as this node last set it, and when."""
-        self.pipe = Pipe(pool, window, timeout)
-        """The commits and forwards of every roll, sent together when they come within
-        ``window`` seconds of each other."""
-        self.owners = RedisOwners(
-            self.redis, self.pipe, prefix, self._room, self._owner, self._people, timeout
-        )
+        self.owners = RedisOwners(self.redis, self.pipe, self.keys, timeout)
         self.log = self
         self.bus = self
         self.timers = self
@@ -226,38 +291,39 @@ class RedisBackend:
         self._timer_wake = asyncio.Event()
         self._next_poll = -math.inf
         """When the timer poller next looks (infinity while its claim is on its way)."""
-        self._set_while_claiming = math.inf
+        self._set_while_claiming: dict[str, float] = {}
+        """The earliest timer this node set in each sorted set while a claim was out."""
+        self._first_due: dict[str, float] = {}
+        """The earliest timer each sorted set held when last claimed from."""
+        self._claimed_at: dict[str, float] = {}
         self._listener: asyncio.Task[None] | None = None
         self._subscribed: set[str] = set()
         self._listening = asyncio.Event()
         """Set while the update listener is connected and subscribed."""
         self._outage: Callable[[], None] = lambda: None
+        self.shards: ShardListener | None = None
+        """On a cluster: this node's sharded channels, each on its slot's primary."""
 
-    # ---- keys: one hash tag per room ------------------------------------------------------
+    # ---- keys: one hash tag per room (``redis_keys``) -----------------------------------
 
     def _room(self, code: str) -> str:
-        return f"{self.prefix}room:{{{code}}}"
+        return self.keys.room(code)
 
     def _actions(self, code: str) -> str:
-        return f"{self.prefix}room:{{{code}}}:actions"
+        return self.keys.actions(code)
 
     def _people(self, code: str) -> str:
-        return f"{self.prefix}room:{{{code}}}:presence"
+        return self.keys.presence(code)
 
     def _owner(self, code: str) -> str:
-        return f"{self.prefix}room:{{{code}}}:owner"
+        return self.keys.owner(code)
 
     def _record(self, code: str, game: int | str) -> str:
-        return f"{self.prefix}record:{{{code}}}:{game}"
+        return self.keys.record(code, game)
 
     @property
     def _inboxes(self) -> str:
-        """Every node's inbox channel is this and the node's name."""
-        return f"{self.prefix}node:"
-
-    @property
-    def _timers(self) -> str:
-        return f"{self.prefix}timers"
+        return self.keys.inboxes
 
     # ---- life cycle ---------------------------------------------------------------------
 
@@ -265,9 +331,38 @@ class RedisBackend:
         self.pipe.start()
         await self.owners.start(outage, resync)
         self._outage = outage
-        self._listener = asyncio.create_task(self._listen())
+        if isinstance(self.pipe, ClusterPipes):
+            self.shards = ShardListener(self.pipe, self._take_message, outage, self._heard_again)
+            self.shards.start()
+            self._listener = asyncio.create_task(self._listen_on_shards())
+        else:
+            self._listener = asyncio.create_task(self._listen())
+
+    async def _listen_on_shards(self) -> None:
+        """A cluster: this node's inbox is a sharded channel; it is listened to for as
+        long as the node runs (``redis_shards`` keeps it on its primary)."""
+        assert self.shards is not None
+        inbox = self._listen_channel_for_node()
+        while True:
+            try:
+                await self.shards.add(inbox, SUBSCRIBE_SECONDS)
+            except TimeoutError:
+                self._listening.clear()
+                continue
+            self._listening.set()
+            await asyncio.sleep(POLL_MAX_SECONDS)
+            if not self.shards.hears(inbox):
+                self._listening.clear()
+
+    def _heard_again(self, channels: list[str]) -> None:
+        """Sharded channels heard again after a time unheard: their rooms are sent afresh."""
+        codes = [c for c in self._subscribed if self.keys.updates(c) in channels]
+        if codes:
+            self.owners.resync_rooms(codes)
 
     async def stop(self) -> None:
+        if self.shards is not None:
+            await self.shards.stop()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -280,7 +375,10 @@ class RedisBackend:
                     if fields:
                         await self.redis.hdel(self._people(code), *fields)
         await self.pipe.stop()
-        await self.redis.aclose(close_connection_pool=True)
+        if self.cluster:
+            await self.redis.aclose()
+        else:
+            await self.redis.aclose(close_connection_pool=True)
 
     def stats(self) -> dict[str, int]:
         return {"subscriptions": len(self._subscribed)}
@@ -378,7 +476,7 @@ class RedisBackend:
             "1" if work.delete else "0",
             "1" if work.new_game else "0",
             str(ttl),
-            self._inboxes,
+            self._channel(code),
             code,
             "" if whole is not None else jsontext.dumps(room.live_data()),
             "1" if expires else "0",
@@ -393,11 +491,11 @@ class RedisBackend:
             *record,
         ]
         keys = [self._room(code), self._actions(code), self._owner(code)]
-        keys += [self._timers, self._people(code)]
+        keys += [self.keys.timers(code), self._people(code)]
         if request:
             keys.append(self.owners.request_key(code, request))
         try:
-            answer = await self.pipe.script(_COMMIT, keys, args)
+            answer = await self.pipe.script(self._commit_script, keys, args)
         except Unanswered as error:
             self._forget(code)  # it may have been written: this node no longer knows
             raise StoreUnanswered(str(error)) from error
@@ -419,7 +517,7 @@ class RedisBackend:
             self._forget(code)
         elif whole is not None:
             self.rows.written(code, whole, room.version)
-        self._timers_set(work)
+        self._timers_set(code, work)
         self._deliver_here(room, work.messages)
         return True
 
@@ -430,12 +528,12 @@ class RedisBackend:
         code = room.code
         try:
             sent = await self.pipe.script(
-                _SEND,
+                _CLUSTER_SEND if self.cluster else _SEND,
                 [self._owner(code), self._room(code), self._people(code)],
                 [
                     self.owners.node,
                     str(room.rev),
-                    self._inboxes,
+                    self._channel(code),
                     self._envelope(work.messages, room, work.answers),
                 ],
             )
@@ -447,6 +545,10 @@ class RedisBackend:
             return False
         self._deliver_here(room, work.messages)
         return True
+
+    @property
+    def _commit_script(self) -> str:
+        return _CLUSTER_COMMIT if self.cluster else _COMMIT
 
     def _forget(self, code: str) -> None:
         self.rows.forget(code)
@@ -462,7 +564,14 @@ class RedisBackend:
     def _envelope(self, messages: list[Message], room: Room, answers: Sequence[str] = ()) -> str:
         """The inbox message that carries a change's messages to the other nodes."""
         hashes = [s.secret_hash for s in room.seats]
-        return encode_node(RoomUpdate(room.code, room.host, hashes, messages, list(answers)))
+        sender = self.owners.node if self.cluster else ""  # its own listener hears it too
+        update = RoomUpdate(room.code, room.host, hashes, messages, list(answers), sender)
+        return encode_node(update)
+
+    def _channel(self, code: str) -> str:
+        """Where a commit publishes: every node's inbox by this prefix, or on a cluster
+        the room's own sharded channel."""
+        return self.keys.updates(code) if self.cluster else self.keys.inboxes
 
     async def subscribe(self, code: str) -> None:
         """Hear a room's updates here; returns once this node's inbox is listened to.
@@ -472,13 +581,18 @@ class RedisBackend:
         """
         self._subscribed.add(code)
         try:
-            await asyncio.wait_for(self._listening.wait(), SUBSCRIBE_SECONDS)
+            if self.shards is not None:
+                await self.shards.add(self.keys.updates(code), SUBSCRIBE_SECONDS)
+            else:
+                await asyncio.wait_for(self._listening.wait(), SUBSCRIBE_SECONDS)
         except TimeoutError as error:
             self._subscribed.discard(code)
             raise StoreUnavailable(f"cannot listen to room {code}: {error}") from error
 
     async def unsubscribe(self, code: str) -> None:
         self._subscribed.discard(code)
+        if self.shards is not None:
+            self.shards.discard(self.keys.updates(code))
 
     def _listen_channel_for_node(self) -> str:
         return self._inboxes + self.owners.node
@@ -490,17 +604,14 @@ class RedisBackend:
             try:
                 # This node's inbox on a connection of its own, read without redis-py's
                 # pub/sub layer (``redis_wire``): one read may carry many messages.
-                connection = self.redis.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+                connection = self._inbox_connection()
                 await connection.connect()
                 replies = Replies(connection)
                 await connection.send_command("SUBSCRIBE", self._listen_channel_for_node())
                 pending = await _subscribed(replies)
                 rooms = list(self._subscribed)
                 if failures:
-                    # Redis may have restarted: idle connections in the pool lead to the
-                    # old server, and the first command on each would fail.
-                    await self.redis.connection_pool.disconnect(inuse_connections=False)
-                    self.pipe.reconnect()
+                    await self._reconnect()
                 self._listening.set()
                 if failures:
                     log.info("Redis is back (updates)")
@@ -530,6 +641,16 @@ class RedisBackend:
                     with contextlib.suppress(Exception):
                         await connection.disconnect()
 
+    def _inbox_connection(self) -> Any:
+        """A connection of its own for this node's inbox (one Redis)."""
+        return self.redis.connection_pool.make_connection()
+
+    async def _reconnect(self) -> None:
+        """After an outage: Redis may have restarted. Idle connections in the pool lead
+        to the old server, and the first command on each would fail."""
+        await self.redis.connection_pool.disconnect(inuse_connections=False)
+        self.pipe.reconnect()
+
     def _take_message(self, data: str) -> None:
         """One message from the inbox; a bad one is logged, and the others in the same
         read are handled still."""
@@ -543,6 +664,8 @@ class RedisBackend:
         if not isinstance(message, RoomUpdate):
             self.owners.on_node_message(message)  # a forwarded intent or its answer
             return
+        if message.sender == self.owners.node:
+            return  # a room's channel on a cluster: delivered here already
         self.hub.deliver(message.code, message.messages, message.host, message.hashes)
         if message.answers:
             self.owners.answered(message.answers)
@@ -552,47 +675,78 @@ class RedisBackend:
     async def run(self, fire: FireTimer) -> None:
         """Claim and fire due timers, sleeping until the next is due (at most
         ``POLL_MAX_SECONDS``: another node may set one sooner) or until a commit here sets
-        one due before that."""
+        one due before that.
+
+        On a cluster the timers are in a sorted set a bucket of rooms: each is claimed
+        from when its earliest timer is due, or when it was last looked at
+        ``POLL_MAX_SECONDS`` ago (another node may have set one since), together in one
+        write a primary."""
         failures = 0
+        every = self.keys.every_timer_set()
         while True:
             self._timer_wake.clear()
             now = self.clock.now()
-            delay = POLL_SECONDS
-            # A timer this node commits while the claim is on its way may be missing from
+            # A timer this node commits while a claim is on its way may be missing from
             # the claim's answer: it is kept here instead.
-            self._next_poll, self._set_while_claiming = math.inf, math.inf
-            try:
-                *claimed, first = await self.pipe.script(
-                    _CLAIM, [self._timers], [now, now + LEASE_SECONDS]
-                )
-                failures = 0
+            self._next_poll, self._set_while_claiming = math.inf, {}
+            due_sets = [
+                key
+                for key in every
+                if self._first_due.get(key, -math.inf) <= now
+                or now - self._claimed_at.get(key, -math.inf) >= POLL_MAX_SECONDS
+            ]
+            answers = await asyncio.gather(
+                *(self._claim(key, now) for key in due_sets), return_exceptions=True
+            )
+            failed = False
+            for key, answer in zip(due_sets, answers, strict=True):
+                if isinstance(answer, RedisError | OSError):
+                    failed = True
+                    continue
+                if isinstance(answer, BaseException):
+                    raise answer
+                *claimed, first = answer
+                self._claimed_at[key] = now
+                # Anything claimed is fired now, and its set looked at again at once.
+                self._first_due[key] = -math.inf if claimed else float(first or math.inf)
                 for member, due in zip(claimed[::2], claimed[1::2], strict=True):
                     code, _, name = member.rpartition("|")
                     try:
                         await fire(code, name, float(due))
                     except Exception:
                         log.exception("timer %s of room %s failed", name, code)
-                if not claimed:
-                    next_due = min(float(first) if first else math.inf, self._set_while_claiming)
-                    delay = min(max(next_due - now, POLL_SECONDS), POLL_MAX_SECONDS)
-            except (RedisError, OSError) as error:
+            for key, due in self._set_while_claiming.items():
+                self._first_due[key] = min(self._first_due.get(key, math.inf), due)
+            if failed:
                 failures += 1
                 self._outage()
                 if failures == 1:
-                    log.error("Redis unreachable (timers): %s", error)
+                    log.error("Redis unreachable (timers)")
+            else:
+                failures = 0
+            first_due = min(self._first_due.get(key, -math.inf) for key in every)
+            looked_at = min(self._claimed_at.get(key, -math.inf) for key in every)
+            next_poll = min(first_due, looked_at + POLL_MAX_SECONDS)
+            delay = min(max(next_poll - now, POLL_SECONDS), POLL_MAX_SECONDS)
             self._next_poll = now + delay
             if self.clock.now() < self._next_poll:  # (a hand-moved clock may be past it)
                 await self.clock.wait(self._next_poll - self.clock.now(), self._timer_wake)
 
-    def _timers_set(self, work: Work) -> None:
+    async def _claim(self, key: str, now: float) -> Any:
+        return await self.pipe.script(_CLAIM, [key], [now, now + LEASE_SECONDS])
+
+    def _timers_set(self, code: str, work: Work) -> None:
         """A timer this node just committed may be due before its next poll."""
+        key = self.keys.timers(code)
         for due in work.timers.values():
             if due is None:
                 continue
             if self._next_poll == math.inf:  # a claim is on its way
-                self._set_while_claiming = min(self._set_while_claiming, due)
-            elif due < self._next_poll:
-                self._timer_wake.set()
+                self._set_while_claiming[key] = min(self._set_while_claiming.get(key, due), due)
+            else:
+                self._first_due[key] = min(self._first_due.get(key, math.inf), due)
+                if due < self._next_poll:
+                    self._timer_wake.set()
 
     # ---- presence -----------------------------------------------------------------------
 

@@ -27,8 +27,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
+from snakes.server.backends.redis_cluster import ClusterPipes
+from snakes.server.backends.redis_keys import RedisKeys
 from snakes.server.backends.redis_pipe import Pipe, Unanswered
 from snakes.server.rooms.errors import (
     Internal,
@@ -68,30 +71,26 @@ end
 return 0
 """
 
-Key = Callable[[str], str]
-
 
 class RedisOwners:
     def __init__(
         self,
-        redis: aioredis.Redis,
-        pipe: Pipe,
-        prefix: str,
-        room_key: Key,
-        owner_key: Key,
-        people_key: Key,
+        redis: aioredis.Redis | RedisCluster,
+        pipe: Pipe | ClusterPipes,
+        keys: RedisKeys,
         timeout: float,
     ) -> None:
         self.redis = redis
         self.pipe = pipe
-        self.prefix = prefix
+        self.keys = keys
+        self.prefix = keys.prefix
         self.timeout = timeout
         # The intents' readers are made now, not by the first intent forwarded: making
         # them takes about 0.1 s, which a forward's deadline (``timeout``) must not pay.
         prepare_intents()
         """Seconds any call to Redis here may take (a forward: the owner's answer too)."""
         self.node = secrets.token_hex(6)
-        self._room_key, self._owner_key, self._people_key = room_key, owner_key, people_key
+        self._room_key, self._owner_key, self._people_key = keys.room, keys.owner, keys.presence
         self._take = redis.register_script(_TAKE)
         self._owners: dict[str, str] = {}
         """Who owns rooms this node forwards to (a cache; checked again when stale)."""
@@ -112,10 +111,10 @@ class RedisOwners:
 
     @property
     def _nodes(self) -> str:
-        return f"{self.prefix}nodes"
+        return self.keys.nodes
 
     def _inbox(self, node: str) -> str:
-        return f"{self.prefix}node:{node}"
+        return self.keys.inbox(node)
 
     # ---- life -------------------------------------------------------------------------
 
@@ -160,6 +159,11 @@ class RedisOwners:
                     failing = True
                 self._outage()
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    def resync_rooms(self, rooms: list[str]) -> None:
+        """Messages to these rooms' connections here may have been missed (a cluster's
+        slot moved under their channels): send them the rooms afresh."""
+        self._resync(rooms)
 
     def listener_back(self, rooms: list[str]) -> None:
         """The update listener reconnected: what was published meanwhile was lost."""
@@ -263,7 +267,7 @@ class RedisOwners:
             # The request and its answer within one deadline: past it, the owner may
             # have applied the intent or not (or may yet, once Redis passes it on).
             async with asyncio.timeout(self.timeout):
-                heard = await self.pipe.execute("PUBLISH", self._inbox(node), request)
+                heard = await self.pipe.publish(self._inbox(node), request)
                 if not heard:
                     reply = None  # nobody listens there: that node is gone
                     if time.monotonic() >= self._blind_until:
@@ -293,7 +297,7 @@ class RedisOwners:
 
     def request_key(self, code: str, ident: str) -> str:
         """Where an intent's outcome is kept: 'a' once applied, 'x' once given up."""
-        return f"{self.prefix}room:{{{code}}}:request:{ident}"
+        return self.keys.request(code, ident)
 
     async def settle(self, code: str, ident: str) -> bool | None:
         """Whether the intent ``ident`` was applied, for a sender that lost its answer;
@@ -352,4 +356,4 @@ class RedisOwners:
             reply = ForwardAnswer(request.ident, refused=failed)
         self.replies += 1
         with contextlib.suppress(RedisError, OSError):
-            await self.pipe.execute("PUBLISH", self._inbox(request.sender), encode_node(reply))
+            await self.pipe.publish(self._inbox(request.sender), encode_node(reply))

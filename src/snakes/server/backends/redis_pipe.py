@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import logging
 from typing import Any
 
@@ -46,6 +47,8 @@ log = logging.getLogger("snakes.redis")
 Reply = Any
 TIMEOUT_SECONDS = 2.0
 """How long a command may wait for its reply, queue included, unless told otherwise."""
+WAIT_PAUSE_SECONDS = 5.0
+"""How long writes go on without waiting for a replica that failed to confirm one."""
 
 
 class Unanswered(RedisTimeout):
@@ -56,12 +59,16 @@ class Unanswered(RedisTimeout):
 class Queued:
     """One command waiting to go out: its bytes, its reply, its deadline."""
 
-    __slots__ = ("deadline", "packed", "reply", "sent")
+    __slots__ = ("deadline", "packed", "replies", "reply", "sent")
 
-    def __init__(self, packed: bytes, reply: asyncio.Future[Reply], deadline: float) -> None:
+    def __init__(
+        self, packed: bytes, reply: asyncio.Future[Reply], deadline: float, replies: int = 1
+    ) -> None:
         self.packed = packed
         self.reply = reply
         self.deadline = deadline
+        self.replies = replies
+        """Replies its bytes get: its command's is the last (an ASKING may go before)."""
         self.sent = False
         """Written to Redis: from then on, a lost reply leaves its outcome unknown."""
 
@@ -89,6 +96,13 @@ class Pipe:
         self.writes = 0
         """Writes sent so far (commands per write = commands / writes)."""
         self.commands = 0
+        self.wait: tuple[int, int] | None = None
+        """On a cluster's primary: after each write, ``WAIT`` for this many replicas, at
+        most this many milliseconds, before any of its replies is given: a change told to
+        a player is then on a replica too, and outlives its primary's death."""
+        self.unreplicated = 0
+        """Writes whose ``WAIT`` timed out short of its replicas."""
+        self._wait_paused = 0.0
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
@@ -102,13 +116,18 @@ class Pipe:
         self._waiting = []
         await self._drop()
 
-    async def execute(self, *command: Any, timeout: float | None = None) -> Reply:
+    async def execute(
+        self, *command: Any, timeout: float | None = None, asking: bool = False
+    ) -> Reply:
         """Send one command with the next write; its reply, or the error Redis gave.
 
         Past ``timeout`` seconds (the pipe's own by default) it fails: with
         :class:`Unanswered` when it was sent, else with a plain ``TimeoutError`` of
-        redis-py's (then it never reaches Redis)."""
-        packed = _resp(command)  # a bad argument fails here, alone
+        redis-py's (then it never reaches Redis). ``asking``: a cluster's slot is on its
+        way here, and the command goes right after an ``ASKING``."""
+        packed = pack(command)  # a bad argument fails here, alone
+        if asking:
+            packed = _ASKING + packed
         if self._task is None or self._task.done():
             raise ConnectionError("the Redis pipe is not running")
         loop = asyncio.get_running_loop()
@@ -116,7 +135,8 @@ class Pipe:
         now = loop.time()
         if not self._waiting:
             self._first_at = now
-        queued = Queued(packed, reply, now + (self.timeout if timeout is None else timeout))
+        deadline = now + (self.timeout if timeout is None else timeout)
+        queued = Queued(packed, reply, deadline, 2 if asking else 1)
         self._waiting.append(queued)
         self._wake.set()
         try:
@@ -129,15 +149,28 @@ class Pipe:
                 raise Unanswered(f"Redis did not answer {_name(command)} in time") from None
             raise RedisTimeout(f"Redis was not reached for {_name(command)} in time") from None
 
-    async def script(self, source: str, keys: list[str], args: list[Any]) -> Reply:
+    async def publish(self, channel: str, message: str) -> Reply:
+        """To a node's channel: how many listen to it."""
+        return await self.execute("PUBLISH", channel, message)
+
+    async def script(
+        self,
+        source: str,
+        keys: list[str],
+        args: list[Any],
+        *,
+        timeout: float | None = None,
+        asking: bool = False,
+    ) -> Reply:
         """Run a Lua script by its digest, loading it first where Redis lacks it (after
         a restart of Redis, say)."""
         digest = _digest(source)
+        command = ("EVALSHA", digest, len(keys), *keys, *args)
         try:
-            return await self.execute("EVALSHA", digest, len(keys), *keys, *args)
+            return await self.execute(*command, timeout=timeout, asking=asking)
         except NoScriptError:
-            await self.execute("SCRIPT", "LOAD", source)
-            return await self.execute("EVALSHA", digest, len(keys), *keys, *args)
+            await self.execute("SCRIPT", "LOAD", source, timeout=timeout)
+            return await self.execute(*command, timeout=timeout, asking=asking)
 
     async def _run(self) -> None:
         while True:
@@ -170,16 +203,35 @@ class Pipe:
             # The write's deadline is its first command's: none of them waits longer.
             async with asyncio.timeout_at(min(q.deadline for q in batch)):
                 connection, replies = await self._connect()
-                packed = b"".join([q.packed for q in batch])
+                parts = [q.packed for q in batch]
+                expected = sum(q.replies for q in batch)
+                wait = self.wait
+                if wait is not None and asyncio.get_running_loop().time() < self._wait_paused:
+                    wait = None
+                if wait is not None:
+                    parts.append(pack(("WAIT", *wait)))
+                    expected += 1
                 for queued in batch:
                     queued.sent = True
                 sent = True
-                await connection.send_packed_command(packed, check_health=False)
+                await connection.send_packed_command(b"".join(parts), check_health=False)
                 self.writes += 1
                 self.commands += len(batch)
                 answers: list[Reply] = []
-                while len(answers) < len(batch):  # the next write waits for all of them
+                while len(answers) < expected:  # the next write waits for all of them
                     answers += await replies.some()
+            if wait is not None:
+                acknowledged = answers.pop()
+                if not isinstance(acknowledged, int) or acknowledged < wait[0]:
+                    # A replica is down or far behind: every write would wait the whole
+                    # timeout for it. The writes go on unreplicated for a while (the
+                    # window in which a primary's death loses acknowledged changes).
+                    self.unreplicated += 1
+                    self._wait_paused = asyncio.get_running_loop().time() + WAIT_PAUSE_SECONDS
+                    log.warning("a replica did not confirm a write in %d ms", wait[1])
+            if expected - (wait is not None) != len(batch):  # an ASKING's OK goes
+                ends = itertools.accumulate(q.replies for q in batch)
+                answers = [answers[end - 1] for end in ends]
             for queued, answer in zip(batch, answers, strict=True):
                 if queued.reply.done():
                     continue
@@ -232,7 +284,7 @@ class Pipe:
                 )
 
 
-def _resp(command: tuple[Any, ...]) -> bytes:
+def pack(command: tuple[Any, ...]) -> bytes:
     """One command in Redis's protocol, packed by hiredis: about 5 µs for a commit's
     thirty arguments, against 22 µs for a packer in Python (a commit has a score of
     arguments, and packing them was an eighth of a roll's CPU on a node).
@@ -255,6 +307,9 @@ def _resp(command: tuple[Any, ...]) -> bytes:
             f"a {type(bad).__name__} is not a Redis argument: bytes, str, int or float"
         ) from None
     return packed
+
+
+_ASKING = pack(("ASKING",))
 
 
 def _name(command: tuple[Any, ...]) -> str:

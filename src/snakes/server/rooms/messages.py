@@ -198,6 +198,9 @@ class RoomUpdate:
     messages: list[Message]
     answers: list[str] = field(default_factory=list)
     """Forwarded intents this change answers (their senders need wait no longer)."""
+    sender: str = ""
+    """The node that sent it, where its own listener hears it too (a cluster's room
+    channel): that node delivered it already."""
 
 
 NodeMessage = Forward | ForwardAnswer | RoomUpdate
@@ -218,6 +221,8 @@ def encode_node(message: NodeMessage) -> str:
             }
             if message.answers:
                 envelope["a"] = message.answers
+            if message.sender:
+                envelope["n"] = message.sender
             return f"u{code}\n{jsontext.dumps(envelope)}"
         case Forward(caller=caller):
             return jsontext.dumps(
@@ -260,6 +265,7 @@ def decode_node(text: str) -> NodeMessage:
             envelope["s"],
             [Message(*fields) for fields in envelope["m"]],
             envelope.get("a", []),
+            envelope.get("n", ""),
         )
     data = jsontext.loads(text)
     kind = data.get("k") if isinstance(data, dict) else None

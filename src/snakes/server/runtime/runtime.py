@@ -291,11 +291,12 @@ class RoomRuntime:
             await self.disconnect(session, arrived=arrived)
         session.room = code
         session.secret_hash = hash_secret(secret) if secret is not None else ""
-        first = self.hub.attach(code, session)
+        self.hub.attach(code, session)
         try:
             async with asyncio.timeout_at(self._answer_by(arrived)):
-                if first:
-                    await self.backend.bus.subscribe(code)
+                # Every time, not only for the room's first connection here: on a cluster
+                # the room's channel may not be heard yet (asked, or moving).
+                await self.backend.bus.subscribe(code)
                 await self.backend.presence.join(code, session)
             caller = Caller(session.id, session.secret_hash)
             connect = Connect(self.owners.key(session), odds)
