@@ -134,46 +134,58 @@ function liveSquares(outcomes) {
   return live;
 }
 
-function unfinished(columns, live, at = 0) {
+function unfinished(column, live) {
   let most = 0;
-  for (const s of live) most = Math.max(most, 1 - columns[at + s]);
+  for (const s of live) most = Math.max(most, 1 - column[s]);
   return most;
 }
 
-function tooSlow(matrices, columns, at, live) {
-  const most = Math.max(...matrices.map((first) => unfinished(times(first, columns, at), live)));
+function tooSlow(matrices, column, live) {
+  const most = Math.max(...matrices.map((first) => unfinished(times(first, column), live)));
   if (most > BUDGET_MASS) {
     throw new UnanalysableBoard("board_too_slow", `games on this board take too long to work out: after ${BUDGET_TURNS.toLocaleString("en")} turns a token is still short of ${FINISH} with a chance of ${most.toPrecision(2)} (at most ${BUDGET_MASS} is allowed)`);
   }
 }
 
 /**
- * cdf0 turn by turn, as markov.py's _build follows it (the budget checked on the way):
- * column k (every square's chance to have finished within k turns) at k * SQUARES.
+ * cdf0 turn by turn, as markov.py's _build follows it (the budget checked on the way),
+ * then kept square by square: square s's chances to have finished within k = 0, 1, ...
+ * turns lie side by side from s * width, so a game reads a square's row where it lies,
+ * a view and no copy (read from the turn-by-turn columns, a row was one double in every
+ * 808 bytes, a cache miss each). Built turn-major, each turn's column from the last one's
+ * as before, and turned over once at the end (a pass, about 1 ms of a cold build).
  */
-function columnsOf(matrices, live) {
+function rowsOf(matrices, live) {
   const columns = new Float64Array(SQUARES * (MAX_TURNS + 1));
   columns[FINISH] = 1;
   let width = 1;
   let tail = 1;
   while (width <= MAX_TURNS) {
-    if (width === BUDGET_TURNS) tooSlow(matrices, columns, (width - 1) * SQUARES, live);
+    if (width === BUDGET_TURNS) tooSlow(matrices, columns.subarray((width - 1) * SQUARES, width * SQUARES), live);
     times(matrices[0], columns, (width - 1) * SQUARES, columns, width * SQUARES);
     width += 1;
     if (tail < TAIL) break;
-    tail = unfinished(columns, live, (width - 1) * SQUARES);
+    tail = unfinished(columns.subarray((width - 1) * SQUARES, width * SQUARES), live);
   }
-  return { columns: columns.slice(0, width * SQUARES), width };
+  const rows = new Float64Array(SQUARES * width);
+  for (let k = 0; k < width; k++) {
+    for (let s = 0; s < SQUARES; s++) rows[s * width + k] = columns[k * SQUARES + s];
+  }
+  return { rows, width };
 }
 
 /**
  * One board's and house rules' chain. cdf(sixes, square)[k]: the chance that a token on
- * `square` whose turn is at `sixes` sixes has finished within k turns, k = 0..horizon,
- * each row worked out when first asked for (a game asks for a few) and kept.
+ * `square` whose turn is at `sixes` sixes has finished within k turns, k = 0..horizon.
+ * The sixes = 0 rows are built with the chain; a row for a turn in progress at 1 or 2
+ * sixes is worked out when first asked for (a game asks for a few) and kept: at most 10
+ * rows of its turn matrix, each a pass over the horizon.
  */
 class TurnChain {
-  constructor(matrices, columns, width, live) {
-    Object.assign(this, { matrices, columns, width, live, rows: new Map() });
+  constructor(matrices, rows, width, live) {
+    Object.assign(this, { matrices, width, live });
+    this.first = Array.from({ length: SQUARES }, (_, s) => rows.subarray(s * width, (s + 1) * width));
+    this.later = matrices.map(() => new Array(SQUARES).fill(null)); // [sixes][square], 1 and 2 used
   }
 
   get horizon() {
@@ -186,19 +198,9 @@ class TurnChain {
   }
 
   cdf(sixes, square) {
-    const key = sixes * SQUARES + square;
-    let row = this.rows.get(key);
-    if (!row) {
-      row = sixes === 0 ? this.column(square) : this.layerRow(this.matrices[sixes], square);
-      this.rows.set(key, row);
-    }
-    return row;
-  }
-
-  column(square) {
-    const row = new Float64Array(this.width);
-    for (let k = 0; k < this.width; k++) row[k] = this.columns[k * SQUARES + square];
-    return row;
+    if (sixes === 0) return this.first[square];
+    const kept = this.later[sixes];
+    return kept[square] || (kept[square] = this.layerRow(this.matrices[sixes], square));
   }
 
   /** The turn in progress ends somewhere (a row of its matrix), then whole turns follow. */
@@ -206,7 +208,7 @@ class TurnChain {
     const row = new Float64Array(this.width);
     if (square === FINISH) return row.fill(1);
     for (let i = matrix.start[square]; i < matrix.start[square + 1]; i++) {
-      const from = this.cdf(0, matrix.to[i]);
+      const from = this.first[matrix.to[i]];
       const w = matrix.p[i];
       for (let k = 1; k < this.width; k++) row[k] += w * from[k - 1];
     }
@@ -227,14 +229,22 @@ function build(jumps, rules) {
   const outcomes = rollTable(jumps, rules);
   const live = liveSquares(outcomes);
   const matrices = turnMatrices(outcomes);
-  const { columns, width } = columnsOf(matrices, live);
-  return new TurnChain(matrices, columns, width, live);
+  const { rows, width } = rowsOf(matrices, live);
+  return new TurnChain(matrices, rows, width, live);
 }
 const chains = new Map();
 
+// A table's jumps, as the chains' key spells them: asked for on every move, and a game's
+// jumps (rules.js's jumpsOf, made once a game) never change.
+const spelt = new WeakMap();
+
 function keyOf(jumps, rules) {
-  const pairs = [...jumps].sort((a, b) => a[0] - b[0]);
-  return JSON.stringify([pairs, Boolean(rules.exact_finish), Boolean(rules.six_again)]);
+  let pairs = spelt.get(jumps);
+  if (pairs === undefined) {
+    pairs = JSON.stringify([...jumps].sort((a, b) => a[0] - b[0]));
+    spelt.set(jumps, pairs);
+  }
+  return `${pairs} ${Boolean(rules.exact_finish)} ${Boolean(rules.six_again)}`;
 }
 
 /** The chain of a table ({rules, jumps: Map}); the finish mode does not matter. Kept. */
