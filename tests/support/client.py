@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from tests.support.presence import with_presence
 
@@ -36,14 +37,17 @@ def seen(message: Message, room: Message | None) -> Message:
 
 
 class GameClient:
-    def __init__(self, ws_url: str, source: str | None = None) -> None:
-        """``source``: the local address to talk from (127.0.0.2 is loopback too)."""
+    def __init__(self, ws_url: str, source: str | None = None, origin: str | None = None) -> None:
+        """``source``: the local address to talk from (127.0.0.2 is loopback too).
+        ``origin``: the ``Origin`` header a browser would send (none by default)."""
         sock = None
         if source is not None:
             parts = urlsplit(ws_url)
             address = (parts.hostname or "127.0.0.1", parts.port or 80)
             sock = socket.create_connection(address, 10, source_address=(source, 0))
-        self.connection: ClientConnection = connect(ws_url, sock=sock, open_timeout=10).__enter__()
+        self.connection: ClientConnection = connect(
+            ws_url, sock=sock, open_timeout=10, origin=None if origin is None else Origin(origin)
+        ).__enter__()
         self.ws_url = ws_url
         self.source = source
         self.code: str | None = None

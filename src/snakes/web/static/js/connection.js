@@ -50,7 +50,9 @@ export class Connection {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     let socket;
     try {
-      socket = new WebSocket(`${scheme}://${location.host}/ws`);
+      // The room in the address keeps a room's players on one node behind a load
+      // balancer (docs/DEPLOY.md); the server itself reads the room from the hello.
+      socket = new WebSocket(`${scheme}://${location.host}/ws?room=${encodeURIComponent(this.room)}`);
     } catch {
       this._scheduleRetry();
       return;
