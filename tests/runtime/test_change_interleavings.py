@@ -353,7 +353,7 @@ def test_one_applied_action_per_change_with_the_redis_store(
 
             async def hand_over(to: int) -> None:
                 owner = runtimes[to].backend.owners  # type: ignore[attr-defined]
-                await owner.redis.set(f"{prefix}room:{{{code}}}:owner", owner.node)
+                await owner.link.redis.set(f"{prefix}room:{{{code}}}:owner", owner.node)
 
             applied = await _play(nodes, code, steps, overlaps.yields, hand_over)
             await _check(nodes, code, start, applied, lambda: backend.log.load(code), overlaps)

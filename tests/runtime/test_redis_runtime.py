@@ -131,9 +131,7 @@ def test_a_node_that_lost_its_room_can_never_write_to_it_again(redis_url: str, p
             stale = a.current(code)
             assert stale is not None
             # Another node takes the room (as if a's lease had run out).
-            await b.backend.owners.redis.set(
-                f"{prefix}room:{{{code}}}:owner", b.backend.owners.node
-            )  # type: ignore[attr-defined]
+            await b.backend.redis.set(f"{prefix}room:{{{code}}}:owner", b.backend.owners.node)  # type: ignore[attr-defined]
             draft = stale.draft()
             draft.rev = stale.rev + 1
             assert await a.backend.commit(draft, Work(changed=True)) is False
@@ -191,10 +189,10 @@ def test_every_key_of_a_room_expires_and_a_roll_sets_the_expiry_again_only_when_
     async def scenario() -> None:
         async with nodes(redis_url, prefix) as (a, b):
             backend: RedisBackend = a.backend  # type: ignore[assignment]
-            backend.online_ttl = 80  # seconds, so that an eighth of it is in a countdown
+            backend.log.online_ttl = 80  # seconds, so that an eighth of it is in a countdown
             code, ava, ben = await seated(a, b)
-            keys = [backend._room(code), backend._actions(code)]
-            keys += [backend._owner(code), backend._people(code)]
+            keys = [backend.keys.room(code), backend.keys.actions(code)]
+            keys += [backend.keys.owner(code), backend.keys.presence(code)]
             a.dice.queued.append(3)  # type: ignore[attr-defined]
             await b.intent(ava.session, Roll(0, ava.room["version"]))
             await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
@@ -205,7 +203,7 @@ def test_every_key_of_a_room_expires_and_a_roll_sets_the_expiry_again_only_when_
             a.dice.queued.append(2)  # type: ignore[attr-defined]
             await b.intent(ben.session, Roll(1, 1))
             await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 2)
-            assert await backend.redis.ttl(backend._room(code)) <= 50  # left standing
+            assert await backend.redis.ttl(backend.keys.room(code)) <= 50  # left standing
             # Past an eighth of the time to live, the next commit (here the countdown's
             # skip of a seat that did not roll, 20 s on) sets the expiry again.
             a.clock.advance(20)  # type: ignore[attr-defined]
@@ -229,8 +227,8 @@ def test_a_room_abandoned_by_everyone_leaves_no_key_behind(redis_url: str, prefi
             await arrived(ben, lambda m: m["type"] == "update" and m["room"]["version"] == 1)
             await b.disconnect(ava.session)
             await b.disconnect(ben.session)
-            keys = [backend._room(code), backend._actions(code)]
-            keys += [backend._owner(code), backend._people(code)]
+            keys = [backend.keys.room(code), backend.keys.actions(code)]
+            keys += [backend.keys.owner(code), backend.keys.presence(code)]
             a.clock.advance(FAST.idle_seconds + 1)  # type: ignore[attr-defined]
             for _ in range(500):
                 if not await backend.redis.exists(*keys):

@@ -9,7 +9,8 @@ import asyncio
 
 import pytest
 
-from snakes.server.backends.redis_backend import POLL_MAX_SECONDS, RedisBackend
+from snakes.server.backends.redis_backend import RedisBackend
+from snakes.server.backends.redis_timers import POLL_MAX_SECONDS
 from snakes.server.clock import ManualClock
 from snakes.server.rooms.work import Work
 from snakes.server.runtime.hub import Hub
@@ -21,10 +22,10 @@ pytestmark = pytest.mark.usefixtures("redis_url")
 async def _polled(backend: RedisBackend, when: float) -> None:
     """Wait (real time, Redis is real) until the poller plans its next look at ``when``."""
     for _ in range(500):
-        if backend._next_poll == pytest.approx(when):
+        if backend.timers._next_poll == pytest.approx(when):
             return
         await asyncio.sleep(0.01)
-    raise AssertionError(f"the poller plans {backend._next_poll}, not {when}")
+    raise AssertionError(f"the poller plans {backend.timers._next_poll}, not {when}")
 
 
 def test_the_poller_sleeps_until_the_next_due_timer_and_a_commit_here_wakes_it(
@@ -39,14 +40,14 @@ def test_the_poller_sleeps_until_the_next_due_timer_and_a_commit_here_wakes_it(
             fired.append((code, name, due))
 
         await backend.start(lambda: None, lambda rooms: None)
-        poller = asyncio.create_task(backend.run(fire))
+        poller = asyncio.create_task(backend.timers.run(fire))
         try:
             now = clock.now()
             await _polled(backend, now + POLL_MAX_SECONDS)  # nothing set: a second
             # This node commits a countdown due sooner: it looks again at that time.
             due = now + 0.2
             await backend.redis.zadd(backend.keys.timers("ROOM01"), {"ROOM01|turn": due})
-            backend._timers_set("ROOM01", Work(timers={"turn": due}))
+            backend.timers.noted("ROOM01", Work(timers={"turn": due}))
             await _polled(backend, due)
             assert fired == []
             clock.advance(0.2)

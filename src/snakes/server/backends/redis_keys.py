@@ -22,6 +22,9 @@ BUCKETS = 256
 enough that a node's timer poller looks at each once a second at most (a sorted set
 with nothing due costs Redis about 2 µs to answer)."""
 
+REQUEST_SECONDS = 3600
+"""How long an intent's outcome is kept under its id (and a given-up mark)."""
+
 
 class RedisKeys:
     """The key names of every room, on one Redis (``cluster=False``) or a cluster."""
