@@ -47,6 +47,8 @@ REFRESH_SECONDS = 0.1
 WAIT_MILLISECONDS = 100
 """How long a write waits for its replica at most (on loopback one answers in well
 under a millisecond)."""
+REPLICAS_SECONDS = 10.0
+"""How often a primary is asked again how many replicas it has (one may have come back)."""
 
 
 class ClusterPipes:
@@ -69,6 +71,8 @@ class ClusterPipes:
         self._refreshing: asyncio.Lock | None = None
         self._refreshed_at = -1.0
         self._running = False
+        self._replicas: dict[str, tuple[int, float]] = {}
+        """Each primary's connected replicas, and when it said so."""
         self.redirects = 0
         """MOVED and ASK answers met so far."""
 
@@ -120,15 +124,23 @@ class ClusterPipes:
 
     def primary(self, key: str) -> str:
         """The primary serving the key's (or sharded channel's) slot."""
-        return self._primary(key)[0]
-
-    def _primary(self, key: str) -> tuple[str, int]:
-        """The primary serving the key's slot, and how many replicas it has."""
         slot = self.cluster.keyslot(key)
         serving = self.cluster.nodes_manager.slots_cache.get(slot)
         if not serving:
             raise ResponseError(f"CLUSTERDOWN slot {slot} is not served")
-        return str(serving[0].name), len(serving) - 1
+        return str(serving[0].name)
+
+    async def _replicas_of(self, name: str) -> int:
+        """How many replicas are connected to a primary (its ``INFO replication``)."""
+        now = asyncio.get_running_loop().time()
+        known = self._replicas.get(name)
+        if known is not None and now - known[1] < REPLICAS_SECONDS:
+            return known[0]
+        client = aioredis.Redis(connection_pool=self.pool(name))
+        info = await client.info("replication")
+        count = int(info.get("connected_slaves", 0))
+        self._replicas[name] = (count, now)
+        return count
 
     async def refresh(self) -> None:
         """Read the cluster's map again (once for many callers that ask together)."""
@@ -140,6 +152,7 @@ class ClusterPipes:
                 return  # read while this caller waited
             with contextlib.suppress(RedisError, OSError):
                 await self.cluster.nodes_manager.initialize()
+            self._replicas.clear()  # a replica may have become a primary, or come back
             self._refreshed_at = asyncio.get_running_loop().time()
 
     async def publish(self, channel: str, message: str) -> Reply:
@@ -168,12 +181,14 @@ class ClusterPipes:
             if left <= 0:
                 raise RedisTimeout("the Redis Cluster did not serve the command in time")
             try:
-                name, replicas = (asking, 0) if asking is not None else self._primary(key)
+                name = asking if asking is not None else self.primary(key)
                 pipe = self._pipe(name)
                 if command is not None:
                     return await pipe.execute(*command, timeout=left, asking=asking is not None)
                 assert script is not None
-                pipe.wait = (1, WAIT_MILLISECONDS) if replicas else None
+                if asking is None:
+                    replicas = await self._replicas_of(name)
+                    pipe.wait = (1, WAIT_MILLISECONDS) if replicas else None
                 source, keys, args = script
                 return await pipe.script(
                     source, keys, args, timeout=left, asking=asking is not None
