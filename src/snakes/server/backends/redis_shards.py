@@ -135,7 +135,7 @@ class ShardListener:
     async def _place(self) -> None:
         """Ask for each wanted channel on the primary serving its slot now, and let go of
         it where it no longer lives."""
-        for channel, event in self._wanted.items():
+        for channel, event in list(self._wanted.items()):  # (it may change meanwhile)
             try:
                 name = self.pipes.primary(channel)
             except ResponseError:
@@ -204,7 +204,20 @@ class ShardListener:
                     link.connection = None
             await self.pipes.refresh()  # a replica may serve its slots by now
             self._check.set()
+            if not self._serves_any(link.name):
+                self._links.pop(link.name, None)  # a primary no more (dead, or replaced)
+                return
             await asyncio.sleep(min(2.0, RETRY_SECONDS * 2**failures))
+
+    def _serves_any(self, name: str) -> bool:
+        """Whether the primary serves a wanted channel's slot, by the cluster's map."""
+        for channel in list(self._wanted):
+            try:
+                if self.pipes.primary(channel) == name:
+                    return True
+            except ResponseError:
+                return True  # the map has a hole: keep trying
+        return False
 
     def _drop(self, link: _Link) -> None:
         """The link's channels are no longer heard: whatever they carry now is missed."""
