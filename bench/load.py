@@ -4,17 +4,34 @@ Loopback only, bounded in count and time; it stops by itself. Each room is creat
 HTTP, joined by three more players and started; every player holds a WebSocket. Each
 room then rolls once every 2 s (whoever's turn it is; countdown 60 s), and a finished
 game is followed by a rematch. The server runs in its own process(es); the load runs in
-worker processes (asyncio + the ``websockets`` client).
+worker processes (asyncio + the ``websockets`` client). With several nodes, a room's
+four seats are spread over them (seat i of room n on node (n + i) mod N).
 
 Reported: connections held, rolls per second, latency from a roll sent to its update
 received by all four seats (p50, p95, p99), errors, CPU of every process, server RSS and
-memory per connected player.
+memory per connected player. On Redis, server CPU counts the redis-server processes
+behind ``--redis`` too: the one Redis it names, or every node of the Redis Cluster it is
+a node of (each asked its process id), never the machine's other Redis servers.
+
+``--cluster N`` runs one node on SQLite, then N nodes on a Redis Cluster that the bench
+starts itself (tests/redis/local_cluster.py: 3 primaries and 3 replicas, six
+redis-server processes on free ports, stopped at the end), the same ``--rooms`` spread
+over the N nodes, and prints the ratio of their CPU per roll (the nodes and the six
+redis-server processes together, over the SQLite node's). ``--baseline SRC`` runs
+another tree's server (``git archive REF src | tar -x -C /tmp/REF``, then
+``/tmp/REF/src``) and this tree's alternately, ``--rounds`` times each, and compares
+their medians: with ``--yardstick`` on one SQLite node, with ``--redis`` as one node on
+that Redis (or ``--nodes N``).
 
     python bench/load.py --rooms 2500                 # one node, 10,000 players
     python bench/load.py --rooms 2500 --yardstick --baseline /tmp/REF/src --rounds 5 --pin
     python bench/load.py --ramp 250,500,1000,1500,2000,2500,3000
     python bench/load.py --rooms 1000 --nodes 2 --redis redis://127.0.0.1:6379/0
     python bench/load.py --rooms 1000 --server-workers 2 --redis redis://127.0.0.1:6379/0
+    python bench/load.py --rooms 1500 --cluster 3      # 6,000 players: SQLite vs a cluster
+    python bench/load.py --rooms 1500 --cluster 3 --rounds 3 --seconds 60 --warmup 15
+    python bench/load.py --rooms 1000 --redis redis://127.0.0.1:6379/0 \\
+        --baseline /tmp/REF/src --rounds 5            # that tree vs this one, on Redis
 """
 
 from __future__ import annotations
@@ -23,8 +40,10 @@ import argparse
 import os
 import secrets
 import shlex
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -37,12 +56,14 @@ from loadlib import (  # the bench folder is not a package
     Workers,
     cpu_pressure,
     cpu_seconds,
+    cpu_seconds_of,
     delete_redis_prefix,
     gc_seconds,
     merge,
     percentile,
     plans_for,
     raise_file_limit,
+    redis_server_pids,
     server_metrics,
 )
 
@@ -59,6 +80,7 @@ class Phase:
         nodes: int,
         redis: str | None,
         program: str | None = None,
+        env: list[str] | None = None,
     ):
         self.name = name
         self.args = args
@@ -68,20 +90,41 @@ class Phase:
         extra = [*CROWD_FLAGS, *args.server_arg]
         if redis:
             extra += ["--redis", redis, "--redis-prefix", self.prefix or ""]
-        if args.url:
-            self.urls = [args.url]
-        else:
-            for _ in range(nodes):
-                env = dict(item.split("=", 1) for item in args.server_env)
-                self.servers.append(Server(*extra, env=env, program=program))
-            self.urls = [s.url for s in self.servers]
-        self.workers = Workers(args.workers)
-        if args.pin:
-            _pin(self.servers, self.workers)
+        self.workers: Workers | None = None
+        try:
+            self._start(args, nodes, extra, program, env)
+        except BaseException:
+            self.close()  # the servers already started, and their Redis keys
+            raise
         self.rooms = 0
         self.rss_idle = sum(s.rss_bytes() for s in self.servers)
 
+    def _start(
+        self,
+        args: argparse.Namespace,
+        nodes: int,
+        extra: list[str],
+        program: str | None,
+        env: list[str] | None,
+    ) -> None:
+        if args.url:
+            self.urls = [args.url]
+        else:
+            variables = dict(item.split("=", 1) for item in [*args.server_env, *(env or [])])
+            for _ in range(nodes):
+                self.servers.append(Server(*extra, env=variables, program=program))
+            self.urls = [s.url for s in self.servers]
+        # Redis's CPU counts toward the run: the processes of the Redis named, or of every
+        # node of the cluster it is part of; not the machine's other Redis servers.
+        self.redis_pids, missing = redis_server_pids(self.redis) if self.redis else ([], [])
+        if missing:
+            print(f"  CPU of Redis at {', '.join(missing)} unknown: no such process here")
+        self.workers = Workers(args.workers)
+        if args.pin:
+            _pin(self.servers, self.workers)
+
     def add_rooms(self, count: int) -> dict[str, Any]:
+        assert self.workers is not None
         answers = self.workers.setup(plans_for(self.rooms, count, self.urls))
         self.rooms = sum(a["rooms"] for a in answers)
         failures: dict[str, int] = {}
@@ -91,8 +134,8 @@ class Phase:
         return {"seconds": max(a["seconds"] for a in answers), "failures": failures}
 
     def measure(self, seconds: float) -> dict[str, Any]:
-        redis_pids = _redis_pids() if self.redis else []
-        redis_cpu = sum(cpu_seconds(pid) for pid in redis_pids)
+        assert self.workers is not None
+        redis_cpu = cpu_seconds_of(self.redis_pids)
         server_cpu = [s.cpu_seconds() for s in self.servers]
         worker_cpu = [cpu_seconds(p.pid) for p in self.workers.processes]
         gc_before = [gc_seconds(url) for url in self.urls]
@@ -120,23 +163,28 @@ class Phase:
             for p, before in zip(self.workers.processes, worker_cpu, strict=True)
         ]
         result["rss"] = [s.rss_bytes() for s in self.servers]
+        redis_after = cpu_seconds_of(self.redis_pids)
         result["redis_cpu"] = (
-            (sum(cpu_seconds(pid) for pid in redis_pids) - redis_cpu) / elapsed
-            if redis_pids
+            (redis_after - redis_cpu) / elapsed
+            if self.redis_pids and redis_cpu is not None and redis_after is not None
             else None
         )
+        result["redis_processes"] = len(self.redis_pids)
         result["rooms"] = self.rooms
         result["rss_idle"] = self.rss_idle
         result["window"] = seconds
         return result
 
     def close(self) -> None:
-        self.workers.stop()
-        for server in self.servers:
-            server.stop()
-        if self.redis and self.prefix:
-            deleted = delete_redis_prefix(self.redis, self.prefix)
-            print(f"  (deleted {deleted} Redis keys under {self.prefix})", flush=True)
+        try:
+            if self.workers is not None:
+                self.workers.stop()
+            for server in self.servers:
+                server.stop()
+        finally:
+            if self.redis and self.prefix:
+                deleted = delete_redis_prefix(self.redis, self.prefix)
+                print(f"  (deleted {deleted} Redis keys under {self.prefix})", flush=True)
 
 
 def _pin(servers: list[Server], workers: Workers) -> None:
@@ -150,14 +198,6 @@ def _pin(servers: list[Server], workers: Workers) -> None:
                 os.sched_setaffinity(int(thread), cpus[:1])
     for process in workers.processes:
         os.sched_setaffinity(process.pid, cpus[1:])
-
-
-def _redis_pids() -> list[int]:
-    """The machine's redis-server processes (their CPU counts toward a Redis run)."""
-    import subprocess  # noqa: PLC0415
-
-    found = subprocess.run(["pgrep", "-x", "redis-server"], check=False, capture_output=True)
-    return [int(pid) for pid in found.stdout.split()]
 
 
 def _key_figures(r: dict[str, Any]) -> tuple[float, float, float]:
@@ -179,7 +219,8 @@ def _row(name: str, r: dict[str, Any]) -> str:
     _, per_roll, per_player = _key_figures(r)
     server_cpu = " + ".join(f"{c:.0%}" for c in r["server_cpu"]) or "n/a"
     if r.get("redis_cpu") is not None:
-        server_cpu += f" + Redis {r['redis_cpu']:.0%}"
+        processes = r.get("redis_processes", 1)
+        server_cpu += f" + Redis{f' x{processes}' if processes > 1 else ''} {r['redis_cpu']:.0%}"
     if r["rolls"]:
         server_cpu += f" ({per_roll:.0f} µs/roll)"
     worker_cpu = " + ".join(f"{c:.0%}" for c in r["worker_cpu"])
@@ -241,9 +282,10 @@ def run_fixed(
     redis: str | None,
     program: str | None = None,
     results: list[dict[str, Any]] | None = None,
+    env: list[str] | None = None,
 ) -> str:
     print(f"== {name}: {args.rooms} rooms ({args.rooms * 4} players) ==", flush=True)
-    phase = Phase(name, args, nodes, redis, program)
+    phase = Phase(name, args, nodes, redis, program, env)
     try:
         setup = phase.add_rooms(args.rooms)
         print(
@@ -304,6 +346,13 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=1, help="2: compare with two nodes")
     parser.add_argument("--redis", help="redis://127.0.0.1:6379/0 for the scale-out runs")
     parser.add_argument(
+        "--cluster",
+        type=int,
+        metavar="N",
+        help="one node on SQLite, then N nodes on a Redis Cluster the bench starts itself "
+        "(3 primaries, 3 replicas; stopped at the end), the load spread over the N nodes",
+    )
+    parser.add_argument(
         "--server-arg", action="append", default=[], help="extra flag for snakes serve"
     )
     parser.add_argument(
@@ -318,8 +367,9 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         metavar="SRC",
-        help="with --yardstick: first run the server from another tree's src/ (e.g. "
-        "git archive REF src | tar -x -C /tmp/REF, then /tmp/REF/src), in the same run",
+        help="with --yardstick (one node, SQLite) or --redis (one node, Redis; or --nodes "
+        "N): first run the server from another tree's src/ (e.g. git archive REF src | "
+        "tar -x -C /tmp/REF, then /tmp/REF/src), in the same run",
     )
     parser.add_argument(
         "--pin",
@@ -331,12 +381,27 @@ def main() -> None:
         "--rounds",
         type=int,
         default=1,
-        help="with --baseline: that tree and this one, alternately, this many times each "
-        "(one round's figures move by 10-20%% with the machine; the medians less)",
+        help="with --baseline or --cluster: the two configurations alternately, this many "
+        "times each (one round's figures move by 10-20%% with the machine; the medians less)",
     )
     args = parser.parse_args()
-    if args.baseline and not args.yardstick:
-        parser.error("--baseline goes with --yardstick")
+    if args.cluster is not None:
+        if args.cluster < 1:
+            parser.error("--cluster N needs N of 1 or more")
+        others = {
+            "--redis": args.redis, "--url": args.url, "--ramp": args.ramp,
+            "--baseline": args.baseline, "--yardstick": args.yardstick,
+            "--nodes": args.nodes > 1, "--server-workers": args.server_workers > 1,
+        }  # fmt: skip
+        if any(others.values()):
+            given = ", ".join(flag for flag, value in others.items() if value)
+            parser.error(f"--cluster starts its own Redis Cluster and nodes: not with {given}")
+    if args.baseline and not (args.yardstick or args.redis):
+        parser.error("--baseline goes with --yardstick or --redis")
+    if args.baseline and (args.url or args.ramp or args.server_workers > 1):
+        parser.error(
+            "--baseline starts the servers itself: not with --url, --ramp, --server-workers"
+        )
     if (args.nodes > 1 or args.server_workers > 1) and not args.redis:
         parser.error("--nodes 2 and --server-workers 2 need --redis")
     for url in [args.url, args.redis]:
@@ -361,6 +426,10 @@ def _run_phases(args: argparse.Namespace) -> list[str]:
     rows: list[str] = []
     if args.ramp:
         rows = run_ramp(args)
+    elif args.cluster:
+        rows = _run_cluster(args)
+    elif args.baseline and not args.yardstick:
+        rows = _run_baseline_redis(args)
     elif args.nodes > 1:
         rows.append(run_fixed(args, "1 node, SQLite", 1, None))
         rows.append(run_fixed(args, "1 node, Redis", 1, args.redis))
@@ -373,14 +442,11 @@ def _run_phases(args: argparse.Namespace) -> list[str]:
     elif args.yardstick:
         before: list[dict[str, Any]] = []
         now: list[dict[str, Any]] = []
-        now_env = args.server_env
         for round_ in range(args.rounds if args.baseline else 1):
             number = f"{round_ + 1}: " if args.rounds > 1 else ""
             if args.baseline:
-                args.server_env = [*now_env, f"PYTHONPATH={args.baseline}"]
                 name = f"{number}before ({args.baseline})"
-                rows.append(run_fixed(args, name, 1, None, results=before))
-                args.server_env = now_env
+                rows.append(run_fixed(args, name, 1, None, results=before, env=_older(args)))
             rows.append(run_fixed(args, f"{number}1 node", 1, None, results=now))
         program = str(Path(__file__).with_name("yardstick.py"))
         bare_run: list[dict[str, Any]] = []
@@ -391,39 +457,117 @@ def _run_phases(args: argparse.Namespace) -> list[str]:
         rows.append(ratio)
         if before:
             rows.append("")
-            rows.append(_comparison(before, now))
+            rows.append(_comparison([("before", before), ("now", now)]))
     else:
         rows.append(run_fixed(args, "1 node" + (", Redis" if args.redis else ""), 1, args.redis))
     return rows
 
 
-def _comparison(before: list[dict[str, Any]], now: list[dict[str, Any]]) -> str:
-    """The baseline's and this tree's key figures: the median of their rounds, and the
-    change from one to the other (positive: this tree is worse).
+def _older(args: argparse.Namespace) -> list[str]:
+    """The server processes' environment that runs the baseline tree's server."""
+    return [f"PYTHONPATH={args.baseline}"]
 
-    The last column is the server's CPU over the load processes' CPU. The load is the
-    same work against either tree, so that ratio stays put when the machine itself runs
-    faster or slower from one phase to the next (other tenants, clock), which moves CPU
-    per roll by 10-20% between rounds.
+
+def _run_baseline_redis(args: argparse.Namespace) -> list[str]:
+    """The baseline tree's server and this tree's, alternately, on the same Redis: one
+    node (or ``--nodes N``, the load spread over them), ``--rounds`` times each."""
+    kind = f"{args.nodes} nodes, Redis" if args.nodes > 1 else "1 node, Redis"
+    rows: list[str] = []
+    before: list[dict[str, Any]] = []
+    now: list[dict[str, Any]] = []
+    for round_ in range(args.rounds):
+        number = f"{round_ + 1}: " if args.rounds > 1 else ""
+        name = f"{number}before ({args.baseline}), {kind}"
+        rows.append(run_fixed(args, name, args.nodes, args.redis, results=before, env=_older(args)))
+        rows.append(run_fixed(args, f"{number}now, {kind}", args.nodes, args.redis, results=now))
+    return [*rows, "", _comparison([("before", before), ("now", now)])]
+
+
+def _run_cluster(args: argparse.Namespace) -> list[str]:
+    """One node on SQLite, then ``--cluster N`` nodes on a Redis Cluster of the bench's
+    own (three primaries and a replica each, six redis-server processes on free ports,
+    torn down at the end), the load spread over the N nodes; ``--rounds`` times each,
+    alternately. CPU per roll counts the nodes and the cluster's six processes."""
+    local_cluster = _local_cluster_class()
+    cluster_name = f"{args.cluster} nodes, Redis Cluster"
+    rows: list[str] = []
+    sqlite: list[dict[str, Any]] = []
+    clustered: list[dict[str, Any]] = []
+    folder = Path(
+        tempfile.mkdtemp(prefix="snakes-bench-cluster-", dir=os.environ.get("BENCH_DATA"))
+    )
+    try:
+        print("== a Redis Cluster: 3 primaries and 3 replicas ==", flush=True)
+        with local_cluster(folder) as cluster:
+            pids = sorted(process.pid for process in cluster.processes.values())
+            print(f"  {cluster.url}; redis-server pids {pids}", flush=True)
+            for round_ in range(args.rounds):
+                number = f"{round_ + 1}: " if args.rounds > 1 else ""
+                rows.append(run_fixed(args, f"{number}1 node, SQLite", 1, None, results=sqlite))
+                name = f"{number}{cluster_name}"
+                rows.append(run_fixed(args, name, args.cluster, cluster.url, results=clustered))
+        print(f"  (the cluster's {len(pids)} redis-server processes stopped)", flush=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    sqlite_roll = statistics.median(_key_figures(r)[1] for r in sqlite)
+    cluster_roll = statistics.median(_key_figures(r)[1] for r in clustered)
+    shares = [statistics.median(_share(r) for r in runs) for runs in (sqlite, clustered)]
+    median = "medians: " if args.rounds > 1 else ""
+    return [
+        *rows,
+        "",
+        _comparison([("1 node, SQLite", sqlite), (cluster_name, clustered)]),
+        "",
+        f"cluster CPU per roll / SQLite node CPU per roll ({median}nodes and the cluster's "
+        f"redis-server processes together) = {cluster_roll:.0f} / {sqlite_roll:.0f} µs "
+        f"= {cluster_roll / sqlite_roll:.2f}x",
+        f"the same as server/load CPU (steadier when the machine's speed drifts): "
+        f"{shares[1]:.3f} / {shares[0]:.3f} = {shares[1] / shares[0]:.2f}x",
+    ]
+
+
+def _local_cluster_class() -> Any:
+    """tests/redis/local_cluster.py's LocalCluster (the repository's root on the path)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:
+        sys.path.append(root)
+    from tests.redis.local_cluster import LocalCluster  # noqa: PLC0415
+
+    return LocalCluster
+
+
+def _comparison(groups: list[tuple[str, list[dict[str, Any]]]]) -> str:
+    """Each group's key figures, the median of its rounds, and the change from the first
+    group to the last (positive: the last is worse).
+
+    The last column is the server's CPU (Redis included) over the load processes' CPU.
+    The load is the same work against either, so that ratio stays put when the machine
+    itself runs faster or slower from one phase to the next (other tenants, clock),
+    which moves CPU per roll by 10-20% between rounds.
     """
+    rounds = len(groups[-1][1])
     lines = [
-        f"medians of {len(now)} round(s) | p99 ms | CPU µs/roll | KiB/player | server/load CPU",
+        f"medians of {rounds} round(s) | p99 ms | CPU µs/roll (incl. Redis) | KiB/player "
+        "| server/load CPU",
         "|---|---:|---:|---:|---:|",
     ]
     medians = []
-    for name, results in (("before", before), ("now", now)):
-        rows = [(*_key_figures(r), _share(r["server_cpu"], r["worker_cpu"])) for r in results]
+    for name, results in groups:
+        rows = [(*_key_figures(r), _share(r)) for r in results]
         figures = [statistics.median(f) for f in zip(*rows, strict=True)]
         medians.append(figures)
         p99, per_roll, per_player, share = figures
         lines.append(f"| {name} | {p99:.1f} | {per_roll:.0f} | {per_player:.1f} | {share:.3f} |")
-    change = [(n - b) / b for b, n in zip(*medians, strict=True)]
+    change = [(n - b) / b for b, n in zip(medians[0], medians[-1], strict=True)]
     lines.append("| change | " + " | ".join(f"{c:+.0%}" for c in change) + " |")
     return "\n".join(lines)
 
 
-def _share(server: list[float], load: list[float]) -> float:
-    return sum(server) / sum(load) if sum(load) else float("nan")
+def _share(r: dict[str, Any]) -> float:
+    """Server CPU (its Redis included) over the load processes' CPU."""
+    server = sum(r["server_cpu"]) + (r.get("redis_cpu") or 0.0)
+    load = sum(r["worker_cpu"])
+    return server / load if load else float("nan")
 
 
 def _deadline(minutes: float) -> None:

@@ -28,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROLL_EVERY = 2.0
 """Human pace: one roll every two seconds per room, by whoever's turn it is."""
@@ -202,15 +203,90 @@ def gc_seconds(url: str) -> float | None:
     return sum(spent) if spent else None
 
 
-def delete_redis_prefix(url: str, prefix: str) -> int:
+def is_redis_cluster(url: str) -> bool:
+    """Whether the Redis at ``url`` is a node of a Redis Cluster (``INFO cluster``)."""
     import redis  # noqa: PLC0415 - only the Redis runs need it
 
-    client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-    for start in range(0, len(keys), 1000):
-        client.delete(*keys[start : start + 1000])
-    client.close()
+    client = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=10)
+    try:
+        return bool(client.info("cluster").get("cluster_enabled"))
+    finally:
+        client.close()
+
+
+def delete_redis_prefix(url: str, prefix: str) -> int:
+    """Delete every key under ``prefix``: on the one Redis, or on every primary of the
+    Redis Cluster that ``url`` names a node of. The number of keys deleted."""
+    from redis.cluster import RedisCluster  # noqa: PLC0415
+
+    import redis  # noqa: PLC0415 - only the Redis runs need it
+
+    client: Any = (
+        RedisCluster.from_url(url, socket_timeout=10)
+        if is_redis_cluster(url)
+        else redis.Redis.from_url(url, socket_timeout=10)
+    )
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        for start in range(0, len(keys), 1000):
+            client.delete(*keys[start : start + 1000])  # a cluster splits them by slot
+    finally:
+        client.close()
     return len(keys)
+
+
+def redis_server_pids(url: str) -> tuple[list[int], list[str]]:
+    """The redis-server processes of this machine behind a Redis URL: the one Redis it
+    names, or every node (primaries and replicas) of the Redis Cluster it is a node of,
+    and nothing else (not the other Redis servers that may run here).
+
+    Each node is asked its ``process_id`` (``INFO server``), which must be a process here
+    named redis-server whose command line names the node's port. The pids found, and the
+    addresses whose process was not (a Redis in a container, say): their CPU is unknown.
+    """
+    import redis  # noqa: PLC0415 - only the Redis runs need it
+
+    parts = urlsplit(url)
+    addresses = [(parts.hostname or "127.0.0.1", parts.port or 6379)]
+    if is_redis_cluster(url):
+        client = redis.Redis(host=addresses[0][0], port=addresses[0][1], socket_timeout=10)
+        try:
+            listing = client.execute_command("CLUSTER", "NODES")
+        finally:
+            client.close()
+        lines = [line.split() for line in listing.decode().splitlines() if line.strip()]
+        addresses = [
+            (host, int(port))
+            for _, address, flags, *_ in lines
+            if "fail" not in flags and "noaddr" not in flags
+            for host, _, port in [address.split("@")[0].rpartition(":")]
+        ]
+    pids: list[int] = []
+    missing: list[str] = []
+    for host, port in addresses:
+        client = redis.Redis(host=host or "127.0.0.1", port=port, socket_timeout=10)
+        try:
+            pid = int(client.info("server")["process_id"])
+        finally:
+            client.close()
+        try:
+            comm = Path(f"/proc/{pid}/comm").read_text().strip()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            comm = cmdline = ""
+        if comm == "redis-server" and str(port) in cmdline:
+            pids.append(pid)
+        else:
+            missing.append(f"{host}:{port}")
+    return sorted(set(pids)), missing
+
+
+def cpu_seconds_of(pids: list[int]) -> float | None:
+    """The CPU time of these processes together; None if one of them is gone."""
+    try:
+        return sum(cpu_seconds(pid) for pid in pids)
+    except OSError:
+        return None
 
 
 # ---- the load: rooms of four players, each on its own connection ---------------------
