@@ -30,6 +30,7 @@ that Redis (or ``--nodes N``).
     python bench/load.py --rooms 1000 --server-workers 2 --redis redis://127.0.0.1:6379/0
     python bench/load.py --rooms 1500 --cluster 3      # 6,000 players: SQLite vs a cluster
     python bench/load.py --rooms 1500 --cluster 3 --rounds 3 --seconds 60 --warmup 15
+    python bench/load.py --rooms 1500 --cluster 3 --together   # each room on one node
     python bench/load.py --rooms 1000 --redis redis://127.0.0.1:6379/0 \\
         --baseline /tmp/REF/src --rounds 5            # that tree vs this one, on Redis
 """
@@ -125,7 +126,8 @@ class Phase:
 
     def add_rooms(self, count: int) -> dict[str, Any]:
         assert self.workers is not None
-        answers = self.workers.setup(plans_for(self.rooms, count, self.urls))
+        plans = plans_for(self.rooms, count, self.urls, together=self.args.together)
+        answers = self.workers.setup(plans)
         self.rooms = sum(a["rooms"] for a in answers)
         failures: dict[str, int] = {}
         for answer in answers:
@@ -345,6 +347,12 @@ def main() -> None:
     parser.add_argument("--p99-limit", type=float, default=200.0)
     parser.add_argument("--nodes", type=int, default=1, help="2: compare with two nodes")
     parser.add_argument("--redis", help="redis://127.0.0.1:6379/0 for the scale-out runs")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="with several nodes: each room's players on one node (as a load balancer that "
+        "hashes the room code keeps them), not split over the nodes",
+    )
     parser.add_argument(
         "--cluster",
         type=int,

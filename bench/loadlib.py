@@ -691,10 +691,14 @@ class Workers:
                 process.join(5)
 
 
-def plans_for(first: int, count: int, nodes: list[str]) -> list[RoomPlan]:
-    """Rooms numbered from ``first``; seat i of room n uses node (n + i) mod len(nodes)."""
+def plans_for(
+    first: int, count: int, nodes: list[str], *, together: bool = False
+) -> list[RoomPlan]:
+    """Rooms numbered from ``first``; seat i of room n uses node (n + i) mod len(nodes)
+    (every room split over the nodes: the worst case), or with ``together`` every seat of
+    room n node n mod len(nodes) (as a load balancer that hashes the room code does)."""
     return [
-        RoomPlan(n, [nodes[(n + seat) % len(nodes)] for seat in range(4)])
+        RoomPlan(n, [nodes[(n + (0 if together else seat)) % len(nodes)] for seat in range(4)])
         for n in range(first, first + count)
     ]
 
