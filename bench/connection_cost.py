@@ -97,7 +97,7 @@ def counted() -> tuple[int, int]:
 async def measure(connections: int, waiting: int) -> dict[str, tuple[float, float]]:
     loop = asyncio.get_running_loop()
     hub = Hub(0.0)
-    backend = HangingBackend(MemoryLog(), ManualClock(), hub)
+    backend = HangingBackend(MemoryLog(), ManualClock())
     runtime = RoomRuntime(
         Settings(animation_scale=0.0), backend, ScriptableDice(ServerDice()), hub,
         LocalOwners(), deadline=600.0,
@@ -165,7 +165,7 @@ async def cpu_per_message(messages: int) -> float:
     """Seconds of CPU per roll a spectator sends and is answered, one at a time."""
     loop = asyncio.get_running_loop()
     hub = Hub(0.0)
-    backend = HangingBackend(MemoryLog(), ManualClock(), hub)
+    backend = HangingBackend(MemoryLog(), ManualClock())
     runtime = RoomRuntime(
         Settings(animation_scale=0.0), backend, ScriptableDice(ServerDice()), hub,
         LocalOwners(), deadline=600.0,

@@ -70,8 +70,8 @@ class Overlaps:
 
 
 class WatchedLocal(LocalBackend):
-    def __init__(self, log: SQLiteLog, clock: ManualClock, hub: Hub, node: int, o: Overlaps):
-        super().__init__(log, clock, hub)
+    def __init__(self, log: SQLiteLog, clock: ManualClock, node: int, o: Overlaps):
+        super().__init__(log, clock)
         self.node, self.overlaps = node, o
 
     async def commit(
@@ -125,7 +125,7 @@ async def sqlite_nodes(folder: Path, overlaps: Overlaps) -> AsyncIterator[list[R
     runtimes = []
     for index in range(2):
         hub = Hub(0.0)
-        backend = WatchedLocal(SQLiteLog.in_folder(folder), clock, hub, index, overlaps)
+        backend = WatchedLocal(SQLiteLog.in_folder(folder), clock, index, overlaps)
         dice = ScriptableDice(ServerDice())
         runtimes.append(RoomRuntime(FAST, backend, dice, hub, LocalOwners()))
     async with _running(runtimes):

@@ -156,7 +156,7 @@ class Table:
         self.log: LocalLog = room_log or MemoryLog()
         self.dice = ScriptableDice(dice or ServerDice())
         self.hub = Hub(presence_window)
-        backend = LocalBackend(self.log, self.clock, self.hub)
+        backend = LocalBackend(self.log, self.clock)
         self.runtime = RoomRuntime(settings, backend, self.dice, self.hub, LocalOwners())
         self.secrets: dict[str, list[str]] = {}
         """Each online room's seat secrets, by seat."""

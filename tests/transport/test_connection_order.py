@@ -87,8 +87,8 @@ class HangingBackend(LocalBackend):
 
     log: HangingLog
 
-    def __init__(self, log: HangingLog, clock: ManualClock, hub: Hub) -> None:
-        super().__init__(log, clock, hub)
+    def __init__(self, log: HangingLog, clock: ManualClock) -> None:
+        super().__init__(log, clock)
         self.presence = HangingPresence(log)
         self.writes_asked = 0
 
@@ -195,7 +195,7 @@ async def playing() -> AsyncIterator[Scene]:
     socket, the store still answering."""
     clock = ManualClock()
     hub = Hub(0.0)
-    backend = HangingBackend(HangingLog(), clock, hub)
+    backend = HangingBackend(HangingLog(), clock)
     runtime = RoomRuntime(
         FAST, backend, ScriptableDice(ServerDice()), hub, LocalOwners(), deadline=DEADLINE
     )

@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from snakes import __version__
 from snakes.analysis import use_one_blas_thread
-from snakes.server.backends.interfaces import Backend
+from snakes.server.backends.interfaces import Backend, Owners
 from snakes.server.backends.local import LocalBackend
 from snakes.server.backends.sqlite import SQLiteLog
 from snakes.server.clock import Clock, SystemClock, WallClock
@@ -26,7 +26,7 @@ from snakes.server.metrics import Metrics
 from snakes.server.rooms.dice import ServerDice
 from snakes.server.rooms.work import RoomDice
 from snakes.server.runtime.hub import Hub
-from snakes.server.runtime.owners import LocalOwners, Owners
+from snakes.server.runtime.owners import LocalOwners
 from snakes.server.runtime.runtime import RoomRuntime
 from snakes.server.settings import Settings
 from snakes.server.transport import api, config, protocol_schema, records, static, story
@@ -282,7 +282,7 @@ def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRunti
     else:
         room_log = SQLiteLog.in_folder(settings.data_dir)
         log.info("serving with data in %s", room_log.path)
-        backend = LocalBackend(room_log, clock, hub, settings.commit_window)
+        backend = LocalBackend(room_log, clock, settings.commit_window)
         owners = LocalOwners()
     return RoomRuntime(settings, backend, dice, hub, owners)
 

@@ -1,4 +1,7 @@
-"""The boards a room can be played on: the ones that ship with the game, by name."""
+"""The shipped boards as the board picker lists them: each with how long a game takes.
+
+A room finds its board by name with :func:`board_named` (``rooms/boards.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,20 +9,9 @@ import functools
 from typing import Any
 
 from snakes.analysis import analyze
-from snakes.boards import SHIPPED, BoardFileError, shipped_board
-from snakes.engine import Board, Rules
-from snakes.server.rooms.errors import InvalidBoard
-
-
-@functools.lru_cache(maxsize=32)
-def board_named(name: str) -> Board:
-    """A shipped board; an unknown name is a typed refusal."""
-    if name not in SHIPPED:
-        raise InvalidBoard(f"no board is called {name[:40]!r}")
-    try:
-        return shipped_board(name).board
-    except BoardFileError as error:  # pragma: no cover - shipped boards are tested
-        raise InvalidBoard(str(error)) from None
+from snakes.boards import SHIPPED, shipped_board
+from snakes.engine import Rules
+from snakes.server.rooms.boards import board_named as board_named  # noqa: PLC0414 - re-exported
 
 
 @functools.lru_cache(maxsize=1)

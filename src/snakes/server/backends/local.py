@@ -1,7 +1,8 @@
-"""One process: the room log in SQLite (or memory), timers on a heap, the hub delivers.
+"""One process: the room log in SQLite (or memory), timers on a heap.
 
-This process owns every room, so nothing is forwarded and presence needs no board:
-the runtime knows every connection itself.
+This process owns every room, so nothing is forwarded, published or heard from another
+node, and presence needs no board: the runtime knows every connection itself, and
+delivers every committed change's messages to them.
 """
 
 from __future__ import annotations
@@ -13,12 +14,10 @@ import math
 from collections.abc import Callable
 from typing import Protocol
 
-from snakes.server.backends.interfaces import FireTimer, RoomLog
+from snakes.server.backends.interfaces import Connection, FireTimer, RoomLog
 from snakes.server.clock import Clock
 from snakes.server.rooms.model import Room
-from snakes.server.rooms.work import Message, Work
-from snakes.server.runtime.hub import Hub
-from snakes.server.runtime.session import Session
+from snakes.server.rooms.work import Work
 
 log = logging.getLogger("snakes.backend")
 
@@ -30,20 +29,13 @@ class LocalLog(RoomLog, Protocol):
 
 
 class LocalBus:
-    """Messages go straight to this process's connections."""
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    """Nothing to publish: the runtime delivers to this process's connections."""
 
     async def subscribe(self, code: str) -> None:
         """Every room's messages are here already."""
 
     async def unsubscribe(self, code: str) -> None:
         """Nothing to leave."""
-
-    def deliver(self, code: str, messages: list[Message], room: Room) -> None:
-        if messages:
-            self.hub.deliver(code, messages, room.host, [s.secret_hash for s in room.seats])
 
 
 class LocalTimers:
@@ -98,10 +90,10 @@ class LocalTimers:
 class LocalPresence:
     """Nothing to share: the runtime of the one process sees every connection."""
 
-    async def join(self, code: str, session: Session) -> None:
+    async def join(self, code: str, session: Connection) -> None:
         """Known to the runtime already."""
 
-    async def leave(self, code: str, session: Session) -> None:
+    async def leave(self, code: str, session: Connection) -> None:
         """Known to the runtime already."""
 
     async def members(self, code: str) -> dict[str, str]:
@@ -159,13 +151,11 @@ class GroupCommit:
 
 
 class LocalBackend:
-    def __init__(
-        self, room_log: LocalLog, clock: Clock, hub: Hub, commit_window: float = 0.0
-    ) -> None:
+    def __init__(self, room_log: LocalLog, clock: Clock, commit_window: float = 0.0) -> None:
         self.clock = clock
         self.log: LocalLog = room_log
         self.group = GroupCommit(room_log, commit_window)
-        self.bus = LocalBus(hub)
+        self.bus = LocalBus()
         self.timers = LocalTimers(clock)
         self.presence = LocalPresence()
 
@@ -182,8 +172,7 @@ class LocalBackend:
         if work.durable and not await self.group.write(room, work, created):
             return False
         self.timers.apply(room.code, work.timers)
-        self.bus.deliver(room.code, work.messages, room)
-        return True
+        return True  # its messages: the runtime delivers them, once the room is swapped
 
     def stats(self) -> dict[str, int]:
         return {"timers": len(self.timers)}

@@ -12,8 +12,8 @@ Cluster):
 Each room has one owner, the node holding its lease. Only the owner applies the room's
 intents; other nodes forward theirs to it. A commit is one script that checks this node
 still owns the room and the revision it started from, then writes it all or nothing;
-the owner then delivers the change's messages to its own connections, and the script
-has published them for the room's connections on other nodes.
+the script has published the change's messages for the room's connections on other
+nodes, and the owner's runtime delivers them to its own once it has swapped the room in.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from snakes.server.backends.interfaces import Viewers
 from snakes.server.backends.redis_bus import RedisBus
 from snakes.server.backends.redis_link import RedisLink
 from snakes.server.backends.redis_log import RedisLog
@@ -31,14 +32,13 @@ from snakes.server.backends.redis_timers import RedisTimers
 from snakes.server.clock import Clock, WallClock
 from snakes.server.rooms.model import Room
 from snakes.server.rooms.work import Work
-from snakes.server.runtime.hub import Hub
 
 
 class RedisBackend:
     def __init__(
         self,
         url: str,
-        hub: Hub,
+        hub: Viewers,
         *,
         prefix: str = "snakes:",
         clock: Clock | None = None,
@@ -102,8 +102,4 @@ class RedisBackend:
         if not await self.log.commit(room, work, created=created, request=request):
             return False
         self.timers.noted(room.code, work)
-        if work.messages:
-            # The owner's own connections get a committed change's messages at once.
-            hashes = [s.secret_hash for s in room.seats]
-            self.hub.deliver(room.code, work.messages, room.host, hashes)
-        return True
+        return True  # the runtime delivers to this node's connections once it swaps

@@ -1,8 +1,8 @@
 """The room bus in Redis: a committed change's messages reach the room's players on
 every other node, and a node's inbox brings it forwarded intents and their answers.
 
-A change's messages go out from the room's owner alone: it delivers them to its own
-connections as soon as its commit has run, and the commit script publishes them for
+A change's messages go out from the room's owner alone: its runtime delivers them to its
+own connections once the commit has run, and the commit script publishes them for
 every other node that has connections to the room (the room's presence hash names
 them), so every player sees one room's messages in one order.
 

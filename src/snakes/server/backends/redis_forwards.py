@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from redis.exceptions import RedisError
 
+from snakes.server.backends.interfaces import ANSWERED, NotOwner, OutcomeLost, Serve
 from snakes.server.backends.redis_keys import REQUEST_SECONDS
 from snakes.server.backends.redis_link import RedisLink
 from snakes.server.backends.redis_liveness import NodeLiveness
@@ -34,7 +35,6 @@ from snakes.server.rooms.errors import (
 from snakes.server.rooms.intents import Intent
 from snakes.server.rooms.messages import Forward, ForwardAnswer, encode_node, prepare_intents
 from snakes.server.rooms.work import Caller
-from snakes.server.runtime.owners import ANSWERED, NotOwner, OutcomeLost, Serve
 
 log = logging.getLogger("snakes.owners")
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
+from snakes.server.backends.interfaces import Connection, Serve
 from snakes.server.backends.redis_forwards import Forwards
 from snakes.server.backends.redis_link import RedisLink
 from snakes.server.backends.redis_liveness import NodeLiveness
@@ -24,8 +25,6 @@ from snakes.server.rooms.errors import NotOwning, RoomNotFound, unavailable
 from snakes.server.rooms.intents import Intent
 from snakes.server.rooms.messages import Forward, ForwardAnswer
 from snakes.server.rooms.work import Caller
-from snakes.server.runtime.owners import Serve
-from snakes.server.runtime.session import Session
 
 log = logging.getLogger("snakes.owners")
 
@@ -86,7 +85,7 @@ class RedisOwners:
 
     # ---- who is alive ---------------------------------------------------------------------
 
-    def key(self, session: Session) -> str:
+    def key(self, session: Connection) -> str:
         return f"{self.node}/{session.id}"
 
     def alive_node(self, node: str) -> bool:

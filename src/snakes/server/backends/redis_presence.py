@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 
 from redis.exceptions import RedisError
 
-from snakes.server.backends.interfaces import StoreUnavailable
+from snakes.server.backends.interfaces import Connection, StoreUnavailable
 from snakes.server.backends.redis_link import RedisLink
 from snakes.server.backends.redis_owners import RedisOwners
-from snakes.server.runtime.session import Session
 
 log = logging.getLogger("snakes.redis")
 
@@ -29,7 +29,7 @@ class RedisPresence:
         self.ttl = ttl
         """A presence hash made anew lives this long: the longest a room's keys can."""
 
-    async def join(self, code: str, session: Session) -> None:
+    async def join(self, code: str, session: Connection) -> None:
         try:
             # The value as the runtime keeps it (a reconnecting owner reads it back);
             # whether the connection shows odds is set again by the owner's own map.
@@ -45,14 +45,14 @@ class RedisPresence:
         except (RedisError, OSError) as error:
             raise StoreUnavailable(str(error)) from error
 
-    async def leave(self, code: str, session: Session) -> None:
+    async def leave(self, code: str, session: Connection) -> None:
         try:
             async with asyncio.timeout(self.link.timeout):
                 await self.link.redis.hdel(self.keys.presence(code), self.owners.key(session))
         except (RedisError, OSError) as error:
             log.warning("could not record a disconnect in Redis: %s", error)
 
-    async def leave_all(self, rooms: dict[str, list[Session]]) -> None:
+    async def leave_all(self, rooms: dict[str, Sequence[Connection]]) -> None:
         """A node stopping: its connections leave every room, within one deadline (it
         never waits on a stalled Redis)."""
         with contextlib.suppress(RedisError, OSError, TimeoutError):

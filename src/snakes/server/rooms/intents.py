@@ -18,9 +18,9 @@ from typing import Annotated, Any, ClassVar, assert_never
 from annotated_types import Ge, Le, MaxLen, MinLen
 
 from snakes.engine import Rules
-from snakes.server.boards import board_named
 from snakes.server.rooms import lifecycle, lobby, reactions, turns
 from snakes.server.rooms.access import check_change, check_member
+from snakes.server.rooms.boards import board_named
 from snakes.server.rooms.model import Colour
 from snakes.server.rooms.reactions import Reaction
 from snakes.server.rooms.updates import view

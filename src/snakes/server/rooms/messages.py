@@ -19,12 +19,12 @@ import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter, ValidationError
-
 from snakes.server import jsontext
 from snakes.server.rooms.errors import BadMessage, ProtocolError, UnknownType, refusal
 
 if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
     from snakes.server.rooms.intents import Intent
 
 # ---- what a room sends, and who asked -------------------------------------------------------
@@ -110,7 +110,10 @@ def pong(sent: int, server_ms: int) -> str:
 @functools.cache
 def _intent_types() -> dict[str, TypeAdapter[Any]]:
     """Each intent's reader and writer, by its kind (made when first needed: the intents'
-    module imports the handlers, which write their messages with this one)."""
+    module imports the handlers, which write their messages with this one; and pydantic
+    loads only for intents between nodes, never with the rooms)."""
+    from pydantic import TypeAdapter  # noqa: PLC0415 - see above
+
     from snakes.server.rooms.intents import INTENTS  # noqa: PLC0415 - see above
 
     return {kind: TypeAdapter(cls) for kind, cls in INTENTS.items()}
@@ -148,6 +151,8 @@ def intent_from(kind: str, args: Any) -> Intent:
     ...
     snakes.server.rooms.errors.BadMessage: roll: seat: Input should be a valid integer
     """
+    from pydantic import ValidationError  # noqa: PLC0415 - loaded by _intent_types
+
     adapter = _intent_types().get(kind)
     if adapter is None:
         raise UnknownType(f"unknown message type {kind[:40]!r}")

@@ -7,7 +7,6 @@ import logging
 from dataclasses import fields
 from typing import Any
 
-from snakes.analysis import live_odds, live_place_chances
 from snakes.engine import AWAY_AFTER, FINISH, Finish, GameState, Remove, placings
 from snakes.fair import SCHEME, commit
 from snakes.server.rooms.model import Kind, Mode, Phase, Room, board_data, rules_data
@@ -205,6 +204,9 @@ def odds_of(game: GameState | None) -> dict[str, Any] | None:
     """Each seat's exact chance to win (Classic) or expected place (Last One Standing)."""
     if game is None or game.over:
         return None
+    # numpy loads with the first odds worked out, never with the rooms themselves.
+    from snakes.analysis import live_odds, live_place_chances  # noqa: PLC0415
+
     try:
         if game.rules.finish is Finish.CLASSIC:
             return {"kind": "win", "values": [round(p, 4) for p in live_odds(game)]}

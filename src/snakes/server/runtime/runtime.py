@@ -3,9 +3,11 @@
 Data flows one way: intent -> room -> engine -> events -> store -> every viewer. For a
 room this process owns, an intent waits its turn in the room's queue, runs as a pure
 handler on the current room value (:func:`run_handler`), and the backend commits the
-work. Only then does the handler's draft become the current room and do the messages
-go out. A failed commit leaves the current room exactly as it was: the player is told
-``unavailable``, and the same intent works once the store is back.
+work (publishing its messages to other nodes). Only then does the handler's draft become
+the current room, and only then does the runtime deliver the messages to this process's
+connections (the backend delivers none: it imports nothing of the runtime). A failed
+commit leaves the current room exactly as it was: the player is told ``unavailable``,
+and the same intent works once the store is back.
 
 With Redis, a room's owner is the node holding its lease; an intent that arrives at
 another node is forwarded to the owner, and a node whose owner died takes the room over
@@ -25,7 +27,15 @@ from functools import partial
 from typing import Any
 
 from snakes.engine import Board, Rules
-from snakes.server.backends.interfaces import Backend, StoreUnanswered, StoreUnavailable
+from snakes.server.backends.interfaces import (
+    ANSWERED,
+    Backend,
+    NotOwner,
+    OutcomeLost,
+    Owners,
+    StoreUnanswered,
+    StoreUnavailable,
+)
 from snakes.server.codes import hash_secret, is_room_code, new_room_code, new_secret, normalise_code
 from snakes.server.rooms import lifecycle
 from snakes.server.rooms.errors import (
@@ -51,11 +61,19 @@ from snakes.server.rooms.intents import (
 )
 from snakes.server.rooms.model import Kind, Mode, Room, Seat
 from snakes.server.rooms.updates import welcome
-from snakes.server.rooms.work import Caller, Context, Presence, RoomDice, Step, run_handler
+from snakes.server.rooms.work import (
+    Caller,
+    Context,
+    Message,
+    Presence,
+    RoomDice,
+    Step,
+    run_handler,
+)
 from snakes.server.runtime.hub import Hub
 from snakes.server.runtime.live_room import LiveRoom
 from snakes.server.runtime.members import Members
-from snakes.server.runtime.owners import ANSWERED, LocalOwners, NotOwner, OutcomeLost, Owners
+from snakes.server.runtime.owners import LocalOwners
 from snakes.server.runtime.session import Session
 from snakes.server.settings import Settings
 
@@ -241,6 +259,7 @@ class RoomRuntime:
                     self._live[code] = LiveRoom(step.room)
                 else:  # a lookup of the code waits in its queue: keep the queue
                     live.value = step.room
+                self._deliver(step.room, step.work.messages)
                 log.info("room %s created (%s, %d seats)", code, mode.value, len(seats))
                 held = [i for i, s in enumerate(step.room.seats) if s.kind is Kind.HUMAN]
                 return Created(code, secret, held)
@@ -478,7 +497,14 @@ class RoomRuntime:
             live.value = None  # a local game pauses while no device shows it; it is stored
         else:
             live.value = step.room
+        self._deliver(step.room, step.work.messages)
         return ANSWERED if answered else result
+
+    def _deliver(self, room: Room, messages: list[Message]) -> None:
+        """A committed change's messages to this process's connections of the room, once
+        the room is swapped in (the store published them to any other node's)."""
+        if messages:
+            self.hub.deliver(room.code, messages, room.host, [s.secret_hash for s in room.seats])
 
     @staticmethod
     def _handler(intent: Intent, caller: Caller, before: Presence) -> Callable[[Step], Any]:
@@ -510,9 +536,11 @@ class RoomRuntime:
         False: the welcome could not go out, and the refusal is sent instead."""
         step, _ = run_handler(room, ctx, lambda s: welcome(s, caller.connection))
         try:
-            await self.backend.commit(step.room, step.work)
+            sent = await self.backend.commit(step.room, step.work)
         except StoreUnavailable:
             return False
+        if sent:
+            self._deliver(step.room, step.work.messages)
         return True
 
     async def _take(self, code: str, live: LiveRoom) -> Room | None:

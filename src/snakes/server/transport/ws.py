@@ -17,9 +17,9 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from snakes.server import jsontext
-from snakes.server.boards import board_named
 from snakes.server.metrics import Metrics
 from snakes.server.rooms import messages
+from snakes.server.rooms.boards import board_named
 from snakes.server.rooms.errors import (
     BadMessage,
     Internal,
