@@ -60,16 +60,10 @@ class Table:
     """Hana on this page, Gus on a socket of the test's, Hana's turn with its countdown."""
 
     def __init__(
-        self,
-        browser: Browser,
-        server: ServerProcess,
-        viewport: dict[str, int],
-        locale: str | None = None,
+        self, browser: Browser, server: ServerProcess, viewport: dict[str, int], **options: Any
     ):
-        options: dict[str, Any] = {"viewport": viewport, "base_url": server.url}
-        if locale is not None:
-            options["locale"] = locale
-        self.context = browser.new_context(**options)
+        """``options``: the browser context's others (``locale``, ``reduced_motion``)."""
+        self.context = browser.new_context(viewport=viewport, base_url=server.url, **options)
         self.context.set_default_timeout(20_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -101,7 +95,7 @@ class Table:
         self.note = self.page.get_by_test_id("log-line")
         self.countdown = self.page.get_by_test_id("countdown")
         expect(self.page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
-        if locale is None:
+        if "locale" not in options:
             expect(self.countdown).to_contain_text("left to roll")
         expect(self.countdown).not_to_have_attribute("data-frozen", ANY)
         self.version = server.get(f"/api/rooms/{self.code}")["version"]
