@@ -23,7 +23,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from snakes.server.languages import catalogue_dir
-from tests.browser.helpers import DESKTOP, PHONE, assert_on_phone_screen, shot
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    assert_on_phone_screen,
+    shot,
+    wait_for_online_table,
+)
 from tests.support.client import GameClient
 from tests.support.server import ServerProcess
 
@@ -91,6 +97,7 @@ class Table:
         self.page.goto(f"/#/online/lobby/{self.code}")
         self.page.get_by_test_id("start-online").click()
         self.page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+        wait_for_online_table(self.page)
         self.banner = self.page.get_by_test_id("turn-banner")
         self.note = self.page.get_by_test_id("log-line")
         self.countdown = self.page.get_by_test_id("countdown")
