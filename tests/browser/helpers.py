@@ -133,6 +133,16 @@ def wait_for_game(page: Page) -> str:
     return code
 
 
+def wait_for_online_table(page: Page) -> None:
+    """An online game's own parts are on its screen: the countdown, the outage's words and
+    the reactions (js/online-table.js, and the catalogue's later part) come after the
+    game screen and its first state. A test that takes the network or the server away
+    waits for them first: taken away while they load, they never come (the banner keeps
+    the plain "Offline" words, and the failed load is a page error)."""
+    page.wait_for_selector("[data-screen=game] [data-testid=countdown]", state="attached")
+    page.wait_for_selector("[data-screen=game] [data-testid=reaction-bar]", state="attached")
+
+
 # Resolves to: "roll" (this device may roll), "skip" (only AI racing), "result".
 _NEXT_STEP = """() => {
   if (document.querySelector('[data-screen=result] [data-testid=result-list]')) return 'result';

@@ -7,15 +7,18 @@ seat's glow) repainted the board for as long as the player waited. Online player
 most of a game waiting. ``bench/idle_cpu.py`` measures the CPU (docs/BENCHMARKS.md);
 this test holds the cause: on every screen a player leaves open, no animation is
 endless, and every one has ended within a few seconds. Full motion: the player did not
-ask for less.
+ask for less. An online game whose server is out of reach waits too, for as long as the
+outage lasts: the top bar's dot blinks a few times as the page starts trying again (it
+blinked without end), then rests, amber.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.helpers import (
     SIZES,
@@ -26,6 +29,7 @@ from tests.browser.helpers import (
     start_pass_and_play,
     use_instant_animations,
 )
+from tests.browser.test_outage import COUNTDOWN, Table
 from tests.support.quick_game import first_seat_wins_quickly
 from tests.support.server import ServerProcess
 
@@ -78,3 +82,41 @@ def test_the_game_the_result_and_the_paused_replay_come_to_rest(full_motion_page
     page.wait_for_selector("[data-screen=replay][data-step]:not([data-playing=true])")
     assert_comes_to_rest(page, "replay")
     shot(page, "idle-replay")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["phone", "desktop"])
+def test_an_online_game_trying_to_reconnect_comes_to_rest(
+    browser: Browser, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    width, height = size
+    server = ServerProcess(
+        tmp_path / "data", "--animation-scale", "0", "--countdown", str(COUNTDOWN)
+    )
+    server.start()
+    try:
+        table = Table(
+            browser, server, {"width": width, "height": height}, reduced_motion="no-preference"
+        )
+        try:
+            page = table.page
+            connection = page.get_by_test_id("connection")
+            dot = connection.locator(".connection-dot")
+            server.kill()
+            expect(connection).to_have_attribute("data-state", "reconnecting")
+            # The change is shown: the dot blinks, a few times only.
+            blink = dot.evaluate(
+                """(el) => { const style = getComputedStyle(el);
+                  return [style.animationName, style.animationIterationCount]; }"""
+            )
+            assert blink[0] == "blink" and blink[1] != "infinite", blink
+            assert_comes_to_rest(page, "reconnecting game")
+            # Still trying, and still saying so: the dot rests amber and whole.
+            expect(connection).to_have_attribute("data-state", "reconnecting")
+            expect(connection).to_contain_text("Reconnecting")
+            assert dot.evaluate("(el) => getComputedStyle(el).opacity") == "1"
+            shot(page, "idle-reconnecting")
+        finally:
+            table.close()
+        assert not table.errors, table.errors
+    finally:
+        server.kill()

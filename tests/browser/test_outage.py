@@ -6,19 +6,30 @@ that nothing can go on until the server is back. Either way the turn's countdown
 where it was and says why (never "0 s left to roll"), and after about 10 s the game says
 what happens next. The page's clock is Playwright's (``page.clock``): the 10 s pass by a
 jump of that clock, not by waiting; every other wait is for the page's own state.
-Screenshots at 3 s and at 15 s of each outage, at phone and desktop size.
+Screenshots at 3 s and at 15 s of each outage, at phone and desktop size. In German and
+French, whose notes are the longest, a 360 x 640 phone shows every word of the note at
+3 s and at 15 s: nothing clamped, nothing past the bottom of the screen.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import DESKTOP, PHONE, assert_on_phone_screen, shot
+from snakes.server.languages import catalogue_dir
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    assert_on_phone_screen,
+    shot,
+    wait_for_online_table,
+)
 from tests.support.client import GameClient
 from tests.support.server import ServerProcess
 
@@ -54,8 +65,11 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 class Table:
     """Hana on this page, Gus on a socket of the test's, Hana's turn with its countdown."""
 
-    def __init__(self, browser: Browser, server: ServerProcess, viewport: dict[str, int]):
-        self.context = browser.new_context(viewport=viewport, base_url=server.url)
+    def __init__(
+        self, browser: Browser, server: ServerProcess, viewport: dict[str, int], **options: Any
+    ):
+        """``options``: the browser context's others (``locale``, ``reduced_motion``)."""
+        self.context = browser.new_context(viewport=viewport, base_url=server.url, **options)
         self.context.set_default_timeout(20_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -83,11 +97,13 @@ class Table:
         self.page.goto(f"/#/online/lobby/{self.code}")
         self.page.get_by_test_id("start-online").click()
         self.page.wait_for_selector("[data-screen=game]:not([data-version=''])")
+        wait_for_online_table(self.page)
         self.banner = self.page.get_by_test_id("turn-banner")
         self.note = self.page.get_by_test_id("log-line")
         self.countdown = self.page.get_by_test_id("countdown")
         expect(self.page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
-        expect(self.countdown).to_contain_text("left to roll")
+        if "locale" not in options:
+            expect(self.countdown).to_contain_text("left to roll")
         expect(self.countdown).not_to_have_attribute("data-frozen", ANY)
         self.version = server.get(f"/api/rooms/{self.code}")["version"]
 
@@ -183,3 +199,52 @@ def test_the_server_out_of_reach_is_told_and_what_follows(
     expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
     expect(table.countdown).not_to_have_attribute("data-frozen", ANY)
     expect(table.countdown).to_contain_text("left to roll")
+
+
+def _clipped(page: Page) -> dict[str, Any] | None:
+    """The outage note's box against its words: None when every word shows, else what
+    cut them off (a line clamp, a box shorter or narrower than its text)."""
+    result: dict[str, Any] | None = page.get_by_test_id("log-line").evaluate(
+        """(el) => {
+          const style = getComputedStyle(el);
+          const clamp = style.webkitLineClamp;
+          const box = {
+            scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
+            scrollWidth: el.scrollWidth, clientWidth: el.clientWidth,
+            clamp, overflow: style.overflow, textOverflow: style.textOverflow,
+          };
+          const cut = el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth;
+          return cut ? box : null;
+        }"""
+    )
+    return result
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+@pytest.mark.parametrize("outage", ["offline", "unreachable"])
+def test_the_outage_note_shows_whole_on_a_phone_in_german_and_french(
+    browser: Browser, server: ServerProcess, lang: str, outage: str
+) -> None:
+    """German and French say it at length: at 3 s and at 15 s of either outage, on a
+    360 x 640 phone, every word of the note shows (no clamp, no ellipsis, nothing
+    hidden past the note's box), and the card still fits the screen."""
+    messages = json.loads((catalogue_dir() / f"{lang}.json").read_text("utf-8"))["messages"]
+    table = Table(browser, server, dict(PHONE), locale=lang)
+    try:
+        page = table.page
+        assert page.get_attribute("html", "lang") == lang
+        if outage == "offline":
+            page.context.set_offline(True)
+        else:
+            server.kill()
+        for at, key in ((3, outage), (15, f"{outage}Long")):
+            if at == 15:
+                page.clock.fast_forward(12_000)
+            expect(table.note).to_have_text(messages[f"online.outageNote.{key}"], timeout=WITHIN)
+            expect(table.banner).to_have_text(messages[f"online.outage.{outage}"])
+            shot(page, f"outage-{outage}-{at}s-{lang}")
+            assert _clipped(page) is None, f"{lang}, {at} s: the note is cut off: {_clipped(page)}"
+            assert_on_phone_screen(page, ["turn-banner", "log-line", "countdown"])
+    finally:
+        table.close()
+    assert not table.errors, table.errors
