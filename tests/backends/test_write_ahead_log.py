@@ -43,5 +43,8 @@ def test_the_log_starts_again_while_rooms_roll_without_a_pause(tmp_path: Path) -
     rolls, size = grown
     # Each roll's commit appends about four pages (its action, the index, the room's
     # row): unbounded, the log holds them all, 13 MB. Started again after 200 pages,
-    # it holds those and what came while they were copied.
-    assert size < 4 * 200 * PAGE, (rolls, size)
+    # it holds those and what came while they were copied: 0.8-3.2 MB on a quiet
+    # machine, and 4.3 MB seen with both cores busy, when the checkpoint thread waits
+    # its turn longer. Half of the unbounded log tells the two apart whatever the load.
+    unbounded = ROLLS * 4 * PAGE
+    assert size < unbounded / 2, (rolls, size)
