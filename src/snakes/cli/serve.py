@@ -18,6 +18,7 @@ from snakes.cli.workers import Supervisor, follow_supervisor, reuse_port_socket,
 from snakes.server.settings import (
     AI_DELAY_SECONDS,
     COMMIT_WINDOW_MS,
+    REDIS_REPLICA_WAIT_MS,
     REDIS_TIMEOUT_SECONDS,
     REDIS_WINDOW_MS,
     Settings,
@@ -377,6 +378,18 @@ def _debug_token(_: click.Context, __: click.Parameter, value: str | None) -> st
     "and lookup, is answered; past it, 'unavailable' (or 'outcome_unknown').",
 )
 @click.option(
+    "--redis-replica-wait",
+    "redis_replica_wait_ms",
+    show_envvar=True,
+    envvar="SNAKES_REDIS_REPLICA_WAIT",
+    type=click.IntRange(0, 1000),
+    default=REDIS_REPLICA_WAIT_MS,
+    show_default=True,
+    help="With --redis on a Redis Cluster: milliseconds each write waits at most for a "
+    "replica to confirm it before players are told (0: none; a primary's death may then "
+    "lose the last changes told).",
+)
+@click.option(
     "--workers",
     show_envvar=True,
     envvar="SNAKES_WORKERS",
@@ -460,6 +473,7 @@ def serve(
     commit_window_ms: float,
     redis_window_ms: float,
     redis_timeout: float,
+    redis_replica_wait_ms: int,
     workers: str,
     event_loop: str,
     is_worker: bool,
@@ -532,6 +546,7 @@ def serve(
         commit_window=commit_window_ms / 1000,
         redis_window=redis_window_ms / 1000,
         redis_timeout=redis_timeout,
+        redis_replica_wait_ms=redis_replica_wait_ms,
         access_log=access_log,
         debug_stats_token=debug_stats_token,
         debug_stats_interval=debug_stats_interval,

@@ -276,6 +276,7 @@ def build_runtime(settings: Settings, clock: Clock, dice: RoomDice) -> RoomRunti
             unopened_seconds=settings.unopened_seconds,
             window=settings.redis_window,
             timeout=settings.redis_timeout,
+            replica_wait_ms=settings.redis_replica_wait_ms,
         )
         backend, owners = redis_backend, redis_backend.owners
         return RoomRuntime(settings, backend, dice, hub, owners, deadline=settings.redis_timeout)

@@ -12,6 +12,7 @@ COMMIT_WINDOW_MS = 5.0
 REDIS_WINDOW_MS = 10.0
 """The default window of a write to Redis, in milliseconds."""
 REDIS_TIMEOUT_SECONDS = 2.0
+REDIS_REPLICA_WAIT_MS = 100
 """The default deadline of every call to Redis, and of every intent's answer with it."""
 MOVE_SECONDS = 1.8
 """The time allowed for showing any move (the die, the turn's hand-over, the countdown's
@@ -100,6 +101,9 @@ class Settings:
     """With Redis: seconds within which every command to Redis is answered, or fails as
     ``unavailable`` (its connection dropped and made again); every intent and lookup is
     answered within this too (``outcome_unknown`` when a change may have been made)."""
+    redis_replica_wait_ms: int = REDIS_REPLICA_WAIT_MS
+    """On a Redis Cluster: milliseconds each write waits at most for one replica to
+    confirm it (``WAIT``) before any player is told of it; 0 waits for none."""
     access_log: bool = False
     """One log line per HTTP request and WebSocket connection; off for busy servers."""
     debug_stats_token: str | None = None

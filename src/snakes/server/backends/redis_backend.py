@@ -23,6 +23,7 @@ from typing import Any
 
 from snakes.server.backends.interfaces import Viewers
 from snakes.server.backends.redis_bus import RedisBus
+from snakes.server.backends.redis_cluster import WAIT_MILLISECONDS
 from snakes.server.backends.redis_link import RedisLink
 from snakes.server.backends.redis_log import RedisLog
 from snakes.server.backends.redis_owners import RedisOwners
@@ -47,8 +48,11 @@ class RedisBackend:
         unopened_seconds: float = 600,
         window: float = 0.0,
         timeout: float = TIMEOUT_SECONDS,
+        replica_wait_ms: int = WAIT_MILLISECONDS,
     ) -> None:
-        self.link = RedisLink(url, prefix, window=window, timeout=timeout)
+        self.link = RedisLink(
+            url, prefix, window=window, timeout=timeout, replica_wait_ms=replica_wait_ms
+        )
         self.hub = hub
         self.clock: Clock = clock or WallClock()
         self.owners = RedisOwners(self.link)

@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeout
@@ -45,10 +47,16 @@ not reached)."""
 REFRESH_SECONDS = 0.1
 """The cluster's map is read again at most this often."""
 WAIT_MILLISECONDS = 100
-"""How long a write waits for its replica at most (on loopback one answers in well
-under a millisecond)."""
+"""How long a write waits for its replica at most, unless told otherwise
+(``--redis-replica-wait``; on loopback a replica answers in well under a millisecond)."""
 REPLICAS_SECONDS = 10.0
 """How often a primary is asked again how many replicas it has (one may have come back)."""
+
+
+@functools.lru_cache(maxsize=65536)
+def _slot(key: str) -> int:
+    """A key's slot: a room's keys are asked for on every roll."""
+    return int(key_slot(key.encode()))
 
 
 class ClusterPipes:
@@ -60,8 +68,11 @@ class ClusterPipes:
         connection: dict[str, Any],
         window: float = 0.0,
         timeout: float = TIMEOUT_SECONDS,
+        wait_ms: int = WAIT_MILLISECONDS,
     ) -> None:
         self.cluster = cluster
+        self.wait_ms = wait_ms
+        """How long a write waits for a replica at most (0: not at all)."""
         self._connection = connection
         """What every connection needs but its address (password, TLS, RESP2)."""
         self.window = window
@@ -75,6 +86,8 @@ class ClusterPipes:
         """Each primary's connected replicas, and when it said so."""
         self.redirects = 0
         """MOVED and ASK answers met so far."""
+        self.refreshes = 0
+        """Times the cluster's map was read again."""
 
     @property
     def writes(self) -> int:
@@ -124,7 +137,7 @@ class ClusterPipes:
 
     def primary(self, key: str) -> str:
         """The primary serving the key's (or sharded channel's) slot."""
-        slot = self.cluster.keyslot(key)
+        slot = _slot(key)
         serving = self.cluster.nodes_manager.slots_cache.get(slot)
         if not serving:
             raise ResponseError(f"CLUSTERDOWN slot {slot} is not served")
@@ -153,6 +166,7 @@ class ClusterPipes:
             with contextlib.suppress(RedisError, OSError):
                 await self.cluster.nodes_manager.initialize()
             self._replicas.clear()  # a replica may have become a primary, or come back
+            self.refreshes += 1
             self._refreshed_at = asyncio.get_running_loop().time()
 
     async def publish(self, channel: str, message: str) -> Reply:
@@ -186,9 +200,9 @@ class ClusterPipes:
                 if command is not None:
                     return await pipe.execute(*command, timeout=left, asking=asking is not None)
                 assert script is not None
-                if asking is None:
+                if asking is None and self.wait_ms:
                     replicas = await self._replicas_of(name)
-                    pipe.wait = (1, WAIT_MILLISECONDS) if replicas else None
+                    pipe.wait = (1, self.wait_ms) if replicas else None
                 source, keys, args = script
                 return await pipe.script(
                     source, keys, args, timeout=left, asking=asking is not None

@@ -17,7 +17,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
 import redis
-from snakes.server.backends.redis_cluster import ClusterPipes
+from snakes.server.backends.redis_cluster import WAIT_MILLISECONDS, ClusterPipes
 from snakes.server.backends.redis_keys import RedisKeys
 from snakes.server.backends.redis_pipe import TIMEOUT_SECONDS, Pipe
 
@@ -62,7 +62,13 @@ def cluster_mode(url: str, timeout: float) -> tuple[str, bool]:
 
 class RedisLink:
     def __init__(
-        self, url: str, prefix: str, *, window: float = 0.0, timeout: float = TIMEOUT_SECONDS
+        self,
+        url: str,
+        prefix: str,
+        *,
+        window: float = 0.0,
+        timeout: float = TIMEOUT_SECONDS,
+        replica_wait_ms: int = WAIT_MILLISECONDS,
     ) -> None:
         # A burst (thousands of players reconnecting, a restart) would need a connection
         # per request in flight; redis-py's default pool refuses past 100. This pool makes
@@ -92,7 +98,7 @@ class RedisLink:
             connection = dict(aioredis.ConnectionPool.from_url(url, **options).connection_kwargs)
             for address in ("host", "port"):
                 connection.pop(address, None)
-            self.pipe = ClusterPipes(self.redis, connection, window, timeout)
+            self.pipe = ClusterPipes(self.redis, connection, window, timeout, replica_wait_ms)
         else:
             pool = aioredis.BlockingConnectionPool.from_url(
                 url,

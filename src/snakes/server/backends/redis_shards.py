@@ -117,11 +117,15 @@ class ShardListener:
     # ---- keeping every channel on its primary ----------------------------------------------
 
     async def _keep_up(self) -> None:
+        placed_at = -1
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(CHECK_SECONDS):
                     await self._check.wait()
+            if not self._check.is_set() and placed_at == self.pipes.refreshes:
+                continue  # nothing asked, and the map is the one placed by
             self._check.clear()
+            placed_at = self.pipes.refreshes
             try:
                 await self._place()
             except (RedisError, OSError) as error:

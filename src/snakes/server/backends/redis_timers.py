@@ -4,8 +4,8 @@ Any node may claim a due timer (pushing it a lease ahead, atomically, so that no
 node claims it meanwhile) and route it to the room's owner. On one Redis one sorted set
 holds every timer; on a cluster each bucket of rooms has its own, in the rooms' slot
 (``redis_keys``), and each is claimed from when its earliest timer is due, or when it was
-last looked at ``POLL_MAX_SECONDS`` ago (another node may have set one since): together,
-in one write a primary.
+last looked at ``CLUSTER_SWEEP_SECONDS`` ago (another node may have set one since):
+together, in one write a primary.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ POLL_MAX_SECONDS = 1.0
 """The longest the timer poller sleeps: how late a timer set by another node that then
 died can fire at worst (a living node wakes its own poller for what it sets)."""
 LEASE_SECONDS = 5.0
+CLUSTER_SWEEP_SECONDS = 3.0
+"""On a cluster, how often each bucket's timers are looked at when none is known due
+there: what other nodes set, this node learns this late at most. It can wait that long:
+a room's owner fires its own timers, and another node fires them only once the owner is
+dead, which takes its heartbeat 3 s (``redis_liveness``)."""
 
 
 class RedisTimers:
@@ -57,6 +62,7 @@ class RedisTimers:
         one due before that."""
         failures = 0
         every = self.keys.every_timer_set()
+        sweep = CLUSTER_SWEEP_SECONDS if self.link.cluster else POLL_MAX_SECONDS
         while True:
             self._wake.clear()
             now = self.clock.now()
@@ -67,7 +73,7 @@ class RedisTimers:
                 key
                 for key in every
                 if self._first_due.get(key, -math.inf) <= now
-                or now - self._claimed_at.get(key, -math.inf) >= POLL_MAX_SECONDS
+                or now - self._claimed_at.get(key, -math.inf) >= sweep
             ]
             answers = await asyncio.gather(
                 *(self._claim(key, now) for key in due_sets), return_exceptions=True
@@ -100,7 +106,7 @@ class RedisTimers:
                 failures = 0
             first_due = min(self._first_due.get(key, -math.inf) for key in every)
             looked_at = min(self._claimed_at.get(key, -math.inf) for key in every)
-            next_poll = min(first_due, looked_at + POLL_MAX_SECONDS)
+            next_poll = min(first_due, looked_at + sweep)
             delay = min(max(next_poll - now, POLL_SECONDS), POLL_MAX_SECONDS)
             self._next_poll = now + delay
             if self.clock.now() < self._next_poll:  # (a hand-moved clock may be past it)
