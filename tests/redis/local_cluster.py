@@ -17,6 +17,7 @@ from redis.cluster import RedisCluster
 import redis
 from tests.support.server import free_port
 
+START_ATTEMPTS = 3
 NODE_TIMEOUT_MS = 1000
 """How long a primary may be silent before the cluster fails it over to its replica."""
 
@@ -194,12 +195,23 @@ class LocalCluster:
                 process.wait()
 
     def __enter__(self) -> LocalCluster:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        # A free port may be taken between being found and being bound (by another
+        # test's server, or an outgoing connection given it by the kernel), and a node
+        # then exits at once: the whole cluster is made again, on other ports.
+        for attempt in range(START_ATTEMPTS):
+            try:
+                self.start()
+                return self
+            except Exception:
+                self.stop()
+                if attempt == START_ATTEMPTS - 1:
+                    raise
+            except BaseException:
+                self.stop()
+                raise
+            self.ports = [free_port() for _ in range(self.count)]
+            self.processes = {}
+        raise AssertionError("unreachable")
 
     def __exit__(self, *_: object) -> None:
         self.stop()
