@@ -24,6 +24,7 @@ from typing import Any
 from snakes.server.backends.interfaces import Viewers
 from snakes.server.backends.redis_bus import RedisBus
 from snakes.server.backends.redis_cluster import WAIT_MILLISECONDS
+from snakes.server.backends.redis_keys import RedisKeys
 from snakes.server.backends.redis_link import RedisLink
 from snakes.server.backends.redis_log import RedisLog
 from snakes.server.backends.redis_owners import RedisOwners
@@ -73,16 +74,12 @@ class RedisBackend:
         )
 
     @property
-    def cluster(self) -> bool:
-        return self.link.cluster
-
-    @property
     def redis(self) -> Any:
         """redis-py's client, for checks."""
         return self.link.redis
 
     @property
-    def keys(self) -> Any:
+    def keys(self) -> RedisKeys:
         return self.link.keys
 
     async def start(self, outage: Callable[[], None], resync: Callable[[list[str]], None]) -> None:

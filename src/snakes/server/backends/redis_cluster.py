@@ -112,10 +112,6 @@ class ClusterPipes:
             with contextlib.suppress(Exception):
                 await pool.disconnect()
 
-    def reconnect(self) -> None:
-        for pipe in self._pipes.values():
-            pipe.reconnect()
-
     def pool(self, name: str) -> aioredis.ConnectionPool:
         """Connections to one node of the cluster (``host:port``)."""
         pool = self._pools.get(name)

@@ -115,12 +115,11 @@ class RedisLink:
         return self.redis.connection_pool.make_connection()
 
     async def reconnect(self) -> None:
-        """After an outage: Redis may have restarted. Idle connections in the pool lead
-        to the old server, and the first command on each would fail."""
-        if isinstance(self.pipe, ClusterPipes):
-            await self.pipe.refresh()
-        else:
-            await self.redis.connection_pool.disconnect(inuse_connections=False)
+        """After an outage of one Redis: it may have restarted. Idle connections in the
+        pool lead to the old server, and the first command on each would fail. (A
+        cluster's connections follow its map instead: ``redis_cluster``.)"""
+        assert isinstance(self.pipe, Pipe)
+        await self.redis.connection_pool.disconnect(inuse_connections=False)
         self.pipe.reconnect()
 
     async def close(self) -> None:
