@@ -4,10 +4,12 @@ connection is said to be disconnected on the phone's chips as on the desktop's c
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 
 from tests.browser.doc_shots import doc_shot
 from tests.browser.helpers import checked_page
@@ -82,12 +84,22 @@ def test_a_disconnected_player_is_said_so_on_the_seat_chips(
         # In words, seen and heard, not a colour alone.
         expect(card.get_by_text("Disconnected", exact=True)).to_be_visible()
         status = card.locator(".seat-status")
-        box = status.bounding_box()
-        card_box = card.bounding_box()
-        assert box is not None and card_box is not None
+        box, card_box = _laid_out(status, card)
         assert box["x"] >= card_box["x"] - 0.5, (box, card_box)
         assert box["x"] + box["width"] <= card_box["x"] + card_box["width"] + 0.5, (box, card_box)
         assert status.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the word is cut"
         # Gus's own chip still names him in full.
         name = card.locator(".seat-name")
         assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+
+
+def _laid_out(status: Locator, card: Locator) -> tuple[Any, Any]:
+    """The status word's box and its card's, once both are laid out: the chips are drawn
+    again as news of the room comes, and a box read while one is replaced is None."""
+    deadline = time.monotonic() + 10
+    while True:
+        status.wait_for(state="visible")
+        box, card_box = status.bounding_box(), card.bounding_box()
+        if box is not None and card_box is not None:
+            return box, card_box
+        assert time.monotonic() < deadline, "the seat chip was never laid out"
