@@ -17,7 +17,9 @@ a node of (each asked its process id), never the machine's other Redis servers.
 starts itself (tests/redis/local_cluster.py: 3 primaries and 3 replicas, six
 redis-server processes on free ports, stopped at the end), the same ``--rooms`` spread
 over the N nodes, and prints the ratio of their CPU per roll (the nodes and the six
-redis-server processes together, over the SQLite node's). ``--baseline SRC`` runs
+redis-server processes together, over the SQLite node's). With ``--together`` it also
+runs N nodes on SQLite each (every room wholly on one node, nothing shared, no Redis):
+what being N processes costs on this machine, apart from the cluster. ``--baseline SRC`` runs
 another tree's server (``git archive REF src | tar -x -C /tmp/REF``, then
 ``/tmp/REF/src``) and this tree's alternately, ``--rounds`` times each, and compares
 their medians: with ``--yardstick`` on one SQLite node, with ``--redis`` as one node on
@@ -500,7 +502,9 @@ def _run_cluster(args: argparse.Namespace) -> list[str]:
     cluster_name = f"{args.cluster} nodes, Redis Cluster"
     rows: list[str] = []
     sqlite: list[dict[str, Any]] = []
+    split: list[dict[str, Any]] = []
     clustered: list[dict[str, Any]] = []
+    split_name = f"{args.cluster} nodes, SQLite each"
     folder = Path(
         tempfile.mkdtemp(prefix="snakes-bench-cluster-", dir=os.environ.get("BENCH_DATA"))
     )
@@ -512,26 +516,66 @@ def _run_cluster(args: argparse.Namespace) -> list[str]:
             for round_ in range(args.rounds):
                 number = f"{round_ + 1}: " if args.rounds > 1 else ""
                 rows.append(run_fixed(args, f"{number}1 node, SQLite", 1, None, results=sqlite))
+                if args.cluster > 1 and args.together:
+                    # The same split with no Redis: each node its own SQLite file (with
+                    # --together a room lives wholly on one node, so nothing is shared).
+                    name = f"{number}{split_name}"
+                    rows.append(run_fixed(args, name, args.cluster, None, results=split))
                 name = f"{number}{cluster_name}"
                 rows.append(run_fixed(args, name, args.cluster, cluster.url, results=clustered))
         print(f"  (the cluster's {len(pids)} redis-server processes stopped)", flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    sqlite_roll = statistics.median(_key_figures(r)[1] for r in sqlite)
-    cluster_roll = statistics.median(_key_figures(r)[1] for r in clustered)
-    shares = [statistics.median(_share(r) for r in runs) for runs in (sqlite, clustered)]
+    return [*rows, "", *_cluster_verdict(args, sqlite, split, clustered)]
+
+
+def _cluster_verdict(
+    args: argparse.Namespace,
+    sqlite: list[dict[str, Any]],
+    split: list[dict[str, Any]],
+    clustered: list[dict[str, Any]],
+) -> list[str]:
+    """The cluster's CPU per roll over the SQLite node's; and, with ``--together``, the
+    same split over N nodes on SQLite each, with no Redis at all: what N processes cost
+    on this machine over one, apart from anything the cluster adds."""
+    cluster_name = f"{args.cluster} nodes, Redis Cluster"
+    split_name = f"{args.cluster} nodes, SQLite each"
     median = "medians: " if args.rounds > 1 else ""
-    return [
-        *rows,
-        "",
-        _comparison([("1 node, SQLite", sqlite), (cluster_name, clustered)]),
+    roll = {
+        name: statistics.median(_key_figures(r)[1] for r in runs)
+        for name, runs in (("sqlite", sqlite), ("split", split), ("cluster", clustered))
+        if runs
+    }
+    share = {
+        name: statistics.median(_share(r) for r in runs)
+        for name, runs in (("sqlite", sqlite), ("split", split), ("cluster", clustered))
+        if runs
+    }
+    groups = [("1 node, SQLite", sqlite), (cluster_name, clustered)]
+    if split:
+        groups.insert(1, (split_name, split))
+    lines = [
+        _comparison(groups),
         "",
         f"cluster CPU per roll / SQLite node CPU per roll ({median}nodes and the cluster's "
-        f"redis-server processes together) = {cluster_roll:.0f} / {sqlite_roll:.0f} µs "
-        f"= {cluster_roll / sqlite_roll:.2f}x",
+        f"redis-server processes together) = {roll['cluster']:.0f} / {roll['sqlite']:.0f} µs "
+        f"= {roll['cluster'] / roll['sqlite']:.2f}x",
         f"the same as server/load CPU (steadier when the machine's speed drifts): "
-        f"{shares[1]:.3f} / {shares[0]:.3f} = {shares[1] / shares[0]:.2f}x",
+        f"{share['cluster']:.3f} / {share['sqlite']:.3f} = "
+        f"{share['cluster'] / share['sqlite']:.2f}x",
     ]
+    if split:
+        lines += [
+            f"{split_name} (the split alone, no Redis) / SQLite node = "
+            f"{roll['split']:.0f} / {roll['sqlite']:.0f} µs = "
+            f"{roll['split'] / roll['sqlite']:.2f}x "
+            f"(server/load CPU {share['split'] / share['sqlite']:.2f}x)",
+            f"cluster / {split_name} (what the cluster adds to the same split) = "
+            f"{roll['cluster']:.0f} / {roll['split']:.0f} µs = "
+            f"{roll['cluster'] / roll['split']:.2f}x "
+            f"(server/load CPU {share['cluster'] / share['split']:.2f}x)",
+        ]
+    return lines
 
 
 def _local_cluster_class() -> Any:
