@@ -68,3 +68,39 @@ export function lazyScreen(load, { styles = [], onShown = () => {} } = {}) {
     },
   };
 }
+
+// Parts of a screen fetched after it is drawn (the online table, its reactions, the live
+// odds): if the network drops while one loads, it is asked for again when the browser
+// says it is online, or after a wait that grows (a mobile link can drop a request while
+// the browser still says online), for as long as its screen is shown. The player never
+// has to reload the page for the turn's countdown.
+
+const FIRST_WAIT_MS = 2000;
+const LONGEST_WAIT_MS = 30000;
+
+/**
+ * What `load` resolves with, once it succeeds. While `gone()` is true (the screen has
+ * left) it stops trying, and the promise never settles.
+ */
+export function loadRetrying(load, gone) {
+  return new Promise((resolve) => {
+    let wait = FIRST_WAIT_MS;
+    const attempt = () => {
+      if (gone()) return;
+      load().then(resolve, (err) => {
+        console.warn("A part of the page did not load; it is asked for again.", err);
+        if (gone()) return;
+        let timer = 0;
+        const again = () => {
+          clearTimeout(timer);
+          window.removeEventListener("online", again);
+          attempt();
+        };
+        timer = setTimeout(again, wait);
+        window.addEventListener("online", again);
+        wait = Math.min(wait * 2, LONGEST_WAIT_MS);
+      });
+    };
+    attempt();
+  });
+}

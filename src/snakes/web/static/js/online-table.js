@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { t, loadLater } from "./i18n.js";
 import { sound } from "./sound.js";
 import { announcer } from "./announcer.js";
-import { useStyles } from "./lazy-screen.js";
+import { useStyles, loadRetrying } from "./lazy-screen.js";
 import { Countdown } from "./countdown.js";
 import { isOver, mySeats } from "./reducer.js";
 import { clearGame } from "./saved-game.js";
@@ -213,7 +213,7 @@ function myTurn(state) {
 function tableReactions(store, ui) {
   let loaded = null; // {module, tray}
   let gone = false;
-  Promise.all([import("./reactions.js"), useStyles("reactions.css"), loadLater()]).then(([module]) => {
+  loadRetrying(() => Promise.all([import("./reactions.js"), useStyles("reactions.css"), loadLater()]), () => gone).then(([module]) => {
     if (gone) return;
     const send = (message) => store.dispatch({ type: "intent", message });
     loaded = { module, tray: new module.ReactionTray({ send }) };
@@ -222,7 +222,7 @@ function tableReactions(store, ui) {
     loaded.tray.update(state.room, state.you, mySeats(state));
     // Those that came while it loaded are old news.
     for (const shown of state.reactions) store.dispatch({ type: "reaction_shown", id: shown.id });
-  }, (err) => console.error(err));
+  });
   return {
     render(state, prev) {
       if (!loaded) return;

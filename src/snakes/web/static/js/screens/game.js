@@ -17,6 +17,7 @@ import { renderSeatCards, turnText } from "../seat-cards.js";
 import { finishName } from "../config.js";
 import { boardTitle } from "../board-picker.js";
 import { MomentPlayer } from "../game-player.js";
+import { loadRetrying } from "../lazy-screen.js";
 
 export function mount(root, route, ctx) {
   const screen = new GameScreen(root, String(route.params[0] || "").toUpperCase(), ctx);
@@ -215,23 +216,26 @@ class GameScreen {
       return;
     }
     if (this.odds) this.odds.show(state.shown, state.oddsOffline);
-    else Promise.all([import("../odds-panel.js"), loadLater()]).then(([module]) => {
-      if (this.gone) return;
-      this.odds = this.odds || module.oddsPanel(this.ui.oddsSlot);
-      this.renderOdds(this.room.getState());
-    }, (err) => console.error(err));
+    else if (!this.oddsLoading) {
+      this.oddsLoading = true;
+      loadRetrying(() => Promise.all([import("../odds-panel.js"), loadLater()]), () => this.gone).then(([module]) => {
+        if (this.gone) return;
+        this.odds = this.odds || module.oddsPanel(this.ui.oddsSlot);
+        this.renderOdds(this.room.getState());
+      });
+    }
   }
 
   loadOnline() {
     this.online = { render: () => {}, noticeText: () => null, outageText: () => null, removePlayer: null, stop: () => {} };
     // Its words (the outage's among them) come with the catalogue's later part.
-    Promise.all([import("../online-table.js"), loadLater()]).then(([module]) => {
+    loadRetrying(() => Promise.all([import("../online-table.js"), loadLater()]), () => this.gone).then(([module]) => {
       if (this.gone) return;
       this.online = module.onlineTable({ store: this.room, ui: this.ui, ctx: this.ctx, focusRoll: () => this.focusRollIfMine() });
       const state = this.room.getState();
       this.online.render(state, initialState(this.code));
       if (state.shown && !busy(state)) this.renderCards(state, state.shown, null, state.shown.turn);
-    }, (err) => console.error(err));
+    });
   }
 
   finishSoon(skipped) {
