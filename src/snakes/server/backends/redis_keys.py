@@ -19,8 +19,8 @@ import zlib
 
 BUCKETS = 256
 """Buckets of rooms on a Redis Cluster: enough to spread over 16 primaries or more, few
-enough that a node's timer poller looks at each once a second at most (a sorted set
-with nothing due costs Redis about 2 µs to answer)."""
+enough that a node's timer sweep can look at each every 3 s (a sorted set with nothing
+due costs Redis about 2 µs to answer; ``CLUSTER_SWEEP_SECONDS`` in ``redis_timers``)."""
 
 REQUEST_SECONDS = 3600
 """How long an intent's outcome is kept under its id (and a given-up mark)."""
