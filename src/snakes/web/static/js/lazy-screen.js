@@ -88,7 +88,7 @@ export function loadRetrying(load, gone) {
     const attempt = () => {
       if (gone()) return;
       load().then(resolve, (err) => {
-        console.warn("A part of the page did not load; it is asked for again.", err);
+        console.warn(err); // asked for again below
         if (gone()) return;
         let timer = 0;
         const again = () => {
