@@ -541,16 +541,11 @@ def _cluster_verdict(
     cluster_name = f"{args.cluster} nodes, Redis Cluster"
     split_name = f"{args.cluster} nodes, SQLite each"
     median = "medians: " if args.rounds > 1 else ""
+    measured = {"sqlite": sqlite, "split": split, "cluster": clustered}
     roll = {
-        name: statistics.median(_key_figures(r)[1] for r in runs)
-        for name, runs in (("sqlite", sqlite), ("split", split), ("cluster", clustered))
-        if runs
+        n: statistics.median(_key_figures(r)[1] for r in rs) for n, rs in measured.items() if rs
     }
-    share = {
-        name: statistics.median(_share(r) for r in runs)
-        for name, runs in (("sqlite", sqlite), ("split", split), ("cluster", clustered))
-        if runs
-    }
+    share = {n: statistics.median(_share(r) for r in rs) for n, rs in measured.items() if rs}
     groups = [("1 node, SQLite", sqlite), (cluster_name, clustered)]
     if split:
         groups.insert(1, (split_name, split))

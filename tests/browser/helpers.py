@@ -27,15 +27,22 @@ def checked_page(
     viewport: dict[str, int] | None = None,
     locale: str | None = None,
     reduced_motion: Literal["reduce", "no-preference"] | None = None,
+    *,
+    noise: str | None = None,
+    service_workers: Literal["allow", "block"] | None = None,
 ) -> Iterator[Page]:
     """A fresh page (own storage) on ``server``; fails the test on any page error.
     ``reduced_motion``: what the page is told the player prefers (the browser fixture
-    asks for "reduce" unless a test names it)."""
+    asks for "reduce" unless a test names it). ``noise``: a console error holding it is
+    expected (the browser's own line for a request cut off by a test). ``service_workers``:
+    "block" keeps the page's service worker out."""
     options: dict[str, Any] = {"viewport": viewport or DESKTOP, "base_url": server.url}
     if locale is not None:
         options["locale"] = locale
     if reduced_motion is not None:
         options["reduced_motion"] = reduced_motion
+    if service_workers is not None:
+        options["service_workers"] = service_workers
     context = browser.new_context(**options)
     context.set_default_timeout(20_000)
     page = context.new_page()
@@ -43,7 +50,11 @@ def checked_page(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on(
         "console",
-        lambda message: errors.append(message.text) if message.type == "error" else None,
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and (noise is None or noise not in message.text)
+            else None
+        ),
     )
     yield page
     context.close()

@@ -13,6 +13,7 @@ from tests.browser.doc_shots import doc_shot
 from tests.browser.helpers import (
     DESKTOP,
     PHONE,
+    checked_page,
     use_instant_animations,
     wait_for_online_table,
 )
@@ -55,20 +56,7 @@ def offline_page(
     browser: Browser, server: ServerProcess, viewport: dict[str, int]
 ) -> Iterator[Page]:
     """A fresh page that fails the test on any page error but the offline requests'."""
-    context = browser.new_context(viewport=viewport, base_url=server.url)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda m: (
-            errors.append(m.text) if m.type == "error" and OFFLINE_NOISE not in m.text else None
-        ),
-    )
-    yield page
-    context.close()
-    assert not errors, f"the page reported errors: {errors}"
+    return checked_page(browser, server, viewport, noise=OFFLINE_NOISE)
 
 
 @pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])

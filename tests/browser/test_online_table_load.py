@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.browser.helpers import DESKTOP, PHONE, shot, wait_for_online_table
+from tests.browser.helpers import DESKTOP, PHONE, checked_page, shot, wait_for_online_table
 from tests.support.client import GameClient
 from tests.support.server import ServerProcess
 
@@ -54,27 +54,13 @@ def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
 def cut_page(
     browser: Browser, web_server: ServerProcess, viewport: dict[str, int]
 ) -> Iterator[tuple[Page, Cut]]:
-    context = browser.new_context(
-        viewport=viewport, base_url=web_server.url, service_workers="block"
-    )
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: (
-            errors.append(message.text)
-            if message.type == "error" and OFFLINE_NOISE not in message.text
-            else None
-        ),
-    )
-    # The page's clock, for the test to stop or move: a try again by the online event is
-    # told apart from one by the wait.
-    page.clock.install()
-    yield page, Cut()
-    context.close()
-    assert not errors, f"the page reported errors: {errors}"
+    for page in checked_page(
+        browser, web_server, viewport, noise=OFFLINE_NOISE, service_workers="block"
+    ):
+        # The page's clock, for the test to stop or move: a try again by the online event
+        # is told apart from one by the wait.
+        page.clock.install()
+        yield page, Cut()
 
 
 def _online_game(page: Page, server: ServerProcess, cut: Cut) -> GameClient:
